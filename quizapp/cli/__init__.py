@@ -1,0 +1,96 @@
+"""The `quizapp` command: global options, then one subcommand per module in this package.
+
+Each subcommand module exposes HELP, add_arguments(parser) and run(args, options) -> int and
+imports nothing heavy at module level, so `quizapp calc` never pays for textual or sqlmodel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from quizapp import __version__
+
+# Subcommand name -> module under quizapp.cli. Order is the order `--help` lists them.
+SUBCOMMANDS = ("calc", "validate", "new", "schema", "drill", "mock", "stats", "preview")
+
+
+@dataclass(frozen=True)
+class GlobalOptions:
+    """Options every subcommand and the TUI share; resolved once from flags and environment."""
+
+    content_dirs: tuple[Path, ...]  # empty = the bundled bank
+    db_path: Path | None  # None = platformdirs default (quizapp.locations)
+    lang: str  # "en" | "zh"
+
+
+class CliError(Exception):
+    """A one-line, user-facing error: printed as `quizapp: <message>`, exit status `code`."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2, never a traceback
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="quizapp",
+        description="A terminal trainer for LLM-systems interviews. Without a subcommand, starts the app.",
+    )
+    parser.add_argument("--version", action="version", version=f"quizapp {__version__}")
+    parser.add_argument(
+        "--content",
+        action="append",
+        metavar="DIR",
+        type=Path,
+        help="question folder to use instead of the bundled bank (repeatable; env QUIZAPP_CONTENT)",
+    )
+    parser.add_argument("--db", metavar="PATH", type=Path, help="review database (env QUIZAPP_DB)")
+    parser.add_argument("--lang", choices=("en", "zh"), help="language of the app's own words (env QUIZAPP_LANG)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"quizapp.cli.{name}")
+        child = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(child)
+    return parser
+
+
+def resolve_options(args: argparse.Namespace, environ: os._Environ | dict) -> GlobalOptions:
+    if args.content:
+        dirs = tuple(args.content)
+    elif environ.get("QUIZAPP_CONTENT"):
+        dirs = tuple(Path(p) for p in environ["QUIZAPP_CONTENT"].split(os.pathsep) if p)
+    else:
+        dirs = ()
+    db = args.db or (Path(environ["QUIZAPP_DB"]) if environ.get("QUIZAPP_DB") else None)
+    lang = args.lang or environ.get("QUIZAPP_LANG") or "en"
+    if lang not in ("en", "zh"):
+        raise CliError(f"QUIZAPP_LANG={lang!r}: expected 'en' or 'zh'")
+    return GlobalOptions(content_dirs=dirs, db_path=db, lang=lang)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        options = resolve_options(args, os.environ)
+        if args.command is None:
+            from quizapp.cli.app import run_app  # textual is imported only here
+
+            return run_app(options)
+        module = importlib.import_module(f"quizapp.cli.{args.command}")
+        return module.run(args, options)
+    except CliError as exc:
+        print(f"quizapp: {exc}", file=sys.stderr)
+        return exc.code
+    except KeyboardInterrupt:
+        return 130

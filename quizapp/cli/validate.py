@@ -1,0 +1,16 @@
+"""`quizapp validate` (not built yet)."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "validate (not built yet)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace, options) -> int:
+    print("quizapp validate: not built yet")
+    return 1

@@ -1,0 +1,1 @@
+"""Tables of the mock-interview history (mock_session, mock_item); filled in by the mock issue."""
