@@ -94,3 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `quizapp calc | head`: the reader left; say nothing more
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

@@ -1,16 +1,99 @@
-"""`quizapp drill` (not built yet)."""
+"""`quizapp drill`: one concrete variant of a drill, its worked answer, and the grade of an answer.
+
+This is how an author checks what a drill accepts before anyone reviews it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 
-HELP = "drill (not built yet)"
+HELP = "show one variant of a drill (QUESTION_ID/DRILL_ID), its worked answer, and grade --answer"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("drill", metavar="QID/DRILL", help="question id and drill id, e.g. single-gpu-requirements/adamw-7b")
+    parser.add_argument("--answer", metavar="TEXT", help="an answer to grade, e.g. '112 GB' or '约112GB'")
+    parser.add_argument("--seed", type=int, help="seed for drawing a parametric drill's variant")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _find(bank, reference: str):
+    from quizapp.cli import CliError
+
+    question_id, slash, drill_id = reference.partition("/")
+    question = bank.question(question_id)
+    if question is None:
+        broken = [p for p in bank.problems if p.file.stem == question_id]
+        if broken:
+            raise CliError(f"question {question_id!r} has problems: {broken[0]}")
+        raise CliError(f"no question {question_id!r} in the content folders")
+    drill = question.drill(drill_id) if slash else None
+    if drill is None:
+        choices = ", ".join(f"{question.id}/{d.id}" for d in question.drills) or "none"
+        raise CliError(f"no drill {reference!r}; expected QID/DRILL, one of: {choices}")
+    return question, drill
+
+
+def _print_text(variant, drill, graded) -> None:
+    from quizapp.memory.quantities import format_quantity, sensible_unit
+
+    b = variant.breakdown
+    print(variant.prompt)
+    print(f"\nexpected: {variant.expected_display}  (ask {variant.ask}, tolerance {drill.tolerance})")
+    print(f"setup: {', '.join(f'{k}={v}' for k, v in variant.options.items())}")
+    print(f"params: {b.params:,} ({format_quantity(b.params, sensible_unit(b.params, 'count'))})")
+    rows = [(t.name, t.formula, t.substituted, format_quantity(t.bytes, "GB"), format_quantity(t.bytes, "GiB")) for t in b.terms]
+    rows.append(("total", "", "", format_quantity(b.total, "GB"), format_quantity(b.total, "GiB")))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for row in rows:
+        print("  " + "  ".join(cell.ljust(w) if i < 3 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
+    for note in b.notes:
+        print(f"  note: {note}")
+    if graded is None:
+        return
+    if graded.verdict == "unparseable":
+        print(f"\nanswer: unparseable: {graded.reason}")
+        return
+    rating = {3: "Good", 2: "Hard", 1: "Again"}[graded.suggested_rating]
+    line = f"\nanswer: {format_quantity(graded.value, variant.unit)} -> {graded.verdict} (suggested rating: {rating})"
+    if graded.mistake_id:
+        line += f"\n{graded.mistake_label} [{graded.mistake_id}]"
+    print(line)
 
 
 def run(args: argparse.Namespace, options) -> int:
-    print("quizapp drill: not built yet")
-    return 1
+    from quizapp.cli import CliError
+    from quizapp.content.bank import load_bank
+    from quizapp.content.drills import draw_variant
+    from quizapp.content.grading import grade
+    from quizapp.locations import content_dirs
+    from quizapp.memory import SetupError
+    from quizapp.memory.quantities import unit_of
+
+    bank = load_bank(content_dirs(options.content_dirs))
+    question, drill = _find(bank, args.drill)
+    try:
+        variant = draw_variant(question, drill, args.seed)
+    except SetupError as exc:
+        raise CliError(f"{args.drill}: {exc}") from None
+    graded = grade(variant, drill, args.answer, lang=options.lang) if args.answer is not None else None
+    if args.json:
+        scale = unit_of(variant.unit).scale
+        print(
+            json.dumps(
+                {
+                    "prompt": variant.prompt,
+                    "expected": variant.expected / scale,
+                    "unit": variant.unit,
+                    "verdict": graded.verdict if graded else None,
+                    "value": graded.value / scale if graded and graded.value is not None else None,
+                    "mistake": graded.mistake_id if graded else None,
+                    "reason": graded.reason if graded else None,
+                },
+                ensure_ascii=False,
+            )
+        )
+    else:
+        _print_text(variant, drill, graded)
+    return 0

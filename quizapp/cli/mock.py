@@ -1,16 +1,93 @@
-"""`quizapp mock` (not built yet)."""
+"""`quizapp mock`: open the app straight into a timed mock interview (or resume an unfinished one).
+
+Flags are checked here, before the terminal is taken over, so a bad value is one line on stderr
+and exit status 2. Nothing heavy is imported until `run`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
 
-HELP = "mock (not built yet)"
+HELP = "start a timed mock interview (question, follow-ups, quick calculations, debrief)"
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
+    return value
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected minutes as a number (e.g. 5 or 0.5), got {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > 24 * 60:
+        raise argparse.ArgumentTypeError(f"expected minutes > 0 and at most a day (e.g. 5 or 0.5), got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--questions", type=_positive_int, default=3, metavar="N", help="questions to ask (default 3)")
+    parser.add_argument("--minutes", type=_minutes, default=5.0, metavar="M",
+                        help="minutes per question; fractions allowed, 0.5 = 30 s (default 5)")
+    parser.add_argument("--followups", type=_count, default=2, metavar="K",
+                        help="follow-ups per question, each with a third of the question's time (default 2)")
+    parser.add_argument("--topic", action="append", default=[], metavar="T",
+                        help="draw only from this topic (repeatable; default: all topics)")
+    parser.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed for a reproducible draw")
+    parser.add_argument("--strict", action="store_true", help="move on automatically when a step's time is up")
+    parser.add_argument("--resume", action="store_true", help="resume the newest unfinished interview instead")
 
 
 def run(args: argparse.Namespace, options) -> int:
-    print("quizapp mock: not built yet")
-    return 1
+    from quizapp.cli import CliError
+    from quizapp.cli.app import run_app
+
+    def prepare(app) -> None:
+        from quizapp.store import mock as mock_store
+        from quizapp.tui.screens.mock import MockScreen
+
+        if args.resume:
+            session_id = mock_store.latest_incomplete(app.store)
+            if session_id is None:
+                raise CliError("--resume: there is no unfinished mock interview to resume")
+            record = mock_store.load_session(app.store, session_id)
+        else:
+            unknown = sorted(set(args.topic) - set(app.bank.topics()))
+            if unknown:
+                known = ", ".join(app.bank.topics()) or "none"
+                raise CliError(f"--topic: unknown topic {', '.join(unknown)}; topics are: {known}")
+            try:
+                plan = mock_store.MockOptions(questions=args.questions, minutes=args.minutes,
+                                              followups=args.followups, topics=tuple(args.topic),
+                                              seed=args.seed, strict=args.strict)
+                record = mock_store.start_session(app.store, app.bank, plan)
+            except mock_store.MockError as exc:
+                raise CliError(str(exc)) from None
+        # Home stays underneath: leaving the interview (or its debrief) lands there.
+        app.call_later(app.push_screen, MockScreen(record))
+
+    return run_app(options, prepare=prepare)

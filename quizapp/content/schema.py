@@ -1,0 +1,186 @@
+"""The question file format as pydantic models: one schema for the loader, the validator and editors.
+
+`quizapp schema` prints `question_json_schema()` for yaml-language-server. Structural rules (types,
+required fields, unknown keys) live here; rules that need the calculator or the whole file (setups,
+asks, placeholders, `{{...}}` references) live in `validate.py`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SLUG = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
+Slug = Annotated[str, Field(pattern=SLUG, description="a stable slug: lower-case letters, digits, - or _")]
+Text = Annotated[str, Field(min_length=1)]
+Scalar = Union[str, int, float, bool]
+
+DEFAULT_TOLERANCE = "10%"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=False)
+
+
+class Followup(_Strict):
+    """A follow-up question the interviewer asks after the main answer."""
+
+    id: Slug
+    q: Text = Field(description="the follow-up question")
+    a: Text = Field(description="its answer (Markdown; may use {{drill}} references)")
+
+
+class CommonMistake(_Strict):
+    """A common wrong belief, its correction and why."""
+
+    id: Slug
+    wrong: Text
+    right: Text
+    why: Text
+
+
+class Erratum(_Strict):
+    """Where a source's numbers disagree with the calculator: the claim, the right value, why."""
+
+    claim: Text
+    correct: Text
+    why: Text
+
+
+class ExtraMistake(_Strict):
+    """A drill-specific wrong answer the grader should name: a fixed value or setup overrides."""
+
+    label: Text = Field(description="what the learner got wrong, shown when the answer matches")
+    value: Scalar | None = Field(default=None, description="the wrong answer, e.g. '120 GB' (unitless: the drill's unit)")
+    setup: dict[str, Scalar] | None = Field(default=None, description="overrides of the drill's setup that produce the wrong answer")
+
+    @model_validator(mode="after")
+    def _one_source(self) -> ExtraMistake:
+        if (self.value is None) == (self.setup is None):
+            raise ValueError("give exactly one of `value` or `setup`")
+        return self
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far from the right answer still counts as correct."""
+
+    kind: Literal["relative", "absolute", "factor"]
+    amount: float  # relative: fraction (0.1); absolute: base units; factor: ratio > 1
+    text: str
+
+    def within(self, value: float, target: float, scale: float = 1.0) -> bool:
+        """True if `value` is within `scale` times this tolerance of `target`."""
+        if self.kind == "relative":
+            return abs(value - target) <= self.amount * scale * abs(target) + 1e-12 * abs(target)
+        if self.kind == "absolute":
+            return abs(value - target) <= self.amount * scale
+        if value <= 0 or target <= 0:
+            return value == target
+        ratio = max(value / target, target / value)
+        return ratio <= self.amount**scale * (1 + 1e-12)
+
+
+def parse_tolerance(text: str | float | int) -> Tolerance:
+    """Read "10%" (relative), "0.5 GB" (absolute) or "x2" (a factor); ValueError says what is wrong."""
+    from quizapp.memory.quantities import QuantityError, parse_quantity
+
+    raw = str(text).strip()
+    if isinstance(text, bool) or not isinstance(text, str):
+        raise ValueError(f"expected '10%' (relative), '0.5 GB' (absolute) or 'x2' (factor), got {raw!r}")
+    factor = re.fullmatch(r"[x×]\s*([0-9]+(?:\.[0-9]+)?)", raw)
+    if factor:
+        amount = float(factor.group(1))
+        if amount <= 1:
+            raise ValueError(f"a factor tolerance must be above 1, got {raw!r}")
+        return Tolerance("factor", amount, raw)
+    percent = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)\s*%", raw)
+    if percent:
+        amount = float(percent.group(1)) / 100
+        if not 0 < amount < 1:
+            raise ValueError(f"a relative tolerance must be between 0% and 100%, got {raw!r}")
+        return Tolerance("relative", amount, raw)
+    try:
+        quantity = parse_quantity(raw, None)
+    except QuantityError as exc:
+        raise ValueError(f"expected '10%' (relative), '0.5 GB' (absolute) or 'x2' (factor): {exc}") from None
+    if quantity.kind == "ratio":
+        raise ValueError(f"write a relative tolerance as '10%', got {raw!r}")
+    if quantity.value <= 0:
+        raise ValueError(f"an absolute tolerance must be above zero, got {raw!r}")
+    return Tolerance("absolute", quantity.value, raw)
+
+
+class Drill(_Strict):
+    """A numeric question graded by the calculator."""
+
+    id: Slug
+    prompt: Text = Field(description="the question; {field} placeholders are filled from the (drawn) setup")
+    setup: dict[str, Scalar] = Field(description="calculator inputs, the same names as `quizapp calc` flags (underscored)")
+    ask: str = Field(description="the asked quantity: a term (weights, kv_cache, ...), model_states, total, params, max_batch, step_time, ...")
+    unit: str = Field(description="display and answer unit: GB GiB MB TB bytes | params K M B 万 亿 | s ms min h d | % | x")
+    tolerance: str = Field(default=DEFAULT_TOLERANCE, description="'10%' relative (default), '0.5 GB' absolute, or 'x2' factor")
+    vary: dict[str, list[Scalar]] = Field(default_factory=dict, description="setup field -> choices; a fresh variant is drawn each time")
+    extra_mistakes: list[ExtraMistake] = Field(default_factory=list)
+
+    @field_validator("tolerance", mode="before")
+    @classmethod
+    def _readable_tolerance(cls, value: object) -> object:
+        parse_tolerance(value)  # type: ignore[arg-type]
+        return value
+
+    @field_validator("vary")
+    @classmethod
+    def _non_empty_choices(cls, value: dict[str, list[Scalar]]) -> dict[str, list[Scalar]]:
+        for name, choices in value.items():
+            if not choices:
+                raise ValueError(f"vary.{name} has no choices")
+        return value
+
+    @property
+    def parsed_tolerance(self) -> Tolerance:
+        return parse_tolerance(self.tolerance)
+
+
+class Question(_Strict):
+    """One interview question: the card's sections, follow-ups, common mistakes and numeric drills."""
+
+    id: Slug = Field(description="stable slug (the file name); review history hangs on it")
+    title: Text
+    topic: Slug
+    points: list[str] = Field(default_factory=list, description="考点: what the question examines")
+    tags: list[str] = Field(default_factory=list)
+    difficulty: int = Field(default=3, ge=1, le=5)
+    lang: str = Field(default="zh", description="language of the text: zh or en")
+    intent: str | None = Field(default=None, description="考察意图 (Markdown)")
+    answer: Text = Field(description="标准答 (Markdown); numbers the calculator computes are written {{drill}} or {{drill.term}}")
+    template: str | None = Field(default=None, description="答题模板: the 30-second version")
+    followups: list[Followup] = Field(default_factory=list)
+    mistakes: list[CommonMistake] = Field(default_factory=list)
+    resume: str | None = Field(default=None, description="简历呼应")
+    reading: list[str] = Field(default_factory=list)
+    errata: list[Erratum] = Field(default_factory=list)
+    drills: list[Drill] = Field(default_factory=list)
+    source_path: Path | None = Field(default=None, exclude=True, repr=False)
+
+    @field_validator("lang")
+    @classmethod
+    def _known_lang(cls, value: str) -> str:
+        if value not in ("zh", "en"):
+            raise ValueError(f"expected 'zh' or 'en', got {value!r}")
+        return value
+
+    def drill(self, drill_id: str) -> Drill | None:
+        return next((d for d in self.drills if d.id == drill_id), None)
+
+
+def question_json_schema() -> dict:
+    """JSON Schema of a question file, for editors (source_path is the loader's, not the author's)."""
+    schema = Question.model_json_schema(mode="validation")
+    schema["properties"].pop("source_path", None)
+    schema = {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema, "title": "quizapp question"}
+    return schema

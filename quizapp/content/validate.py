@@ -1,0 +1,254 @@
+"""Checks that need the calculator or the whole question: ids, setups, asks, units, tolerances,
+prompt placeholders, `{{drill}}` references and extra mistakes that the grader could never name.
+
+Each problem points at the YAML node that causes it (the setup key the calculator rejects, the
+`{{...}}` inside the text), so an author can jump straight there.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import string
+import typing
+
+from quizapp.content.drills import REFERENCE, base_options, reference_terms
+from quizapp.content.schema import Drill, Question, parse_tolerance
+from quizapp.memory import ASKS, SetupError, evaluate, setup_from_options
+from quizapp.memory.quantities import QuantityError, parse_quantity, unit_of
+
+if typing.TYPE_CHECKING:
+    from quizapp.content.loader import NodeIndex, PathItem, _FileProblems
+
+class Calculator:
+    """setup_from_options and evaluate, remembered for one validation run: a bank repeats the same
+    setups (the same model under several drills and references) and each evaluation builds a full
+    breakdown. Errors are remembered too, and raised again."""
+
+    def __init__(self) -> None:
+        self._setups: dict[tuple, object] = {}
+        self._values: dict[tuple, object] = {}
+
+    @staticmethod
+    def _key(options: typing.Mapping[str, object]) -> tuple:
+        return tuple(sorted((str(k), type(v).__name__, v) for k, v in options.items()))
+
+    def setup(self, options: typing.Mapping[str, object]):
+        key = self._key(options)
+        if key not in self._setups:
+            try:
+                self._setups[key] = setup_from_options(options)
+            except SetupError as exc:
+                self._setups[key] = exc
+        found = self._setups[key]
+        if isinstance(found, SetupError):
+            raise found
+        return found
+
+    def value(self, options: typing.Mapping[str, object], ask: str) -> float:
+        key = (self._key(options), ask)
+        if key not in self._values:
+            try:
+                self._values[key] = evaluate(self.setup(options), ask)
+            except SetupError as exc:
+                self._values[key] = exc
+        found = self._values[key]
+        if isinstance(found, SetupError):
+            raise found
+        return found  # type: ignore[return-value]
+
+
+# Which ask kinds a unit kind can display ("ratio" answers are percentages of a plain number).
+_UNIT_KINDS_FOR_ASK = {"bytes": {"bytes"}, "count": {"count"}, "seconds": {"seconds"}, "number": {"number", "ratio"}}
+
+
+def text_fields(question: Question) -> list[tuple[tuple[PathItem, ...], str]]:
+    """Every prose field that may hold `{{drill}}` references, with its path."""
+    fields: list[tuple[tuple[PathItem, ...], str]] = []
+    for name in ("title", "intent", "answer", "template", "resume"):
+        value = getattr(question, name)
+        if value:
+            fields.append(((name,), value))
+    for i, item in enumerate(question.followups):
+        fields += [(("followups", i, "q"), item.q), (("followups", i, "a"), item.a)]
+    for i, item in enumerate(question.mistakes):
+        fields += [(("mistakes", i, name), getattr(item, name)) for name in ("wrong", "right", "why")]
+    for i, item in enumerate(question.errata):
+        fields += [(("errata", i, name), getattr(item, name)) for name in ("claim", "correct", "why")]
+    fields += [(("reading", i), text) for i, text in enumerate(question.reading)]
+    return fields
+
+
+def _did_you_mean(word: str, choices: typing.Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def check_question(question: Question, index: NodeIndex, found: _FileProblems, calc: Calculator | None = None) -> None:
+    """Add every semantic problem of `question` to `found`."""
+    calc = calc or Calculator()
+
+    def add(path: tuple[PathItem, ...], message: str, *, key: bool = False) -> None:
+        found.add(*index.locate(path, key=key), path, message)
+
+    if question.source_path is not None and question.source_path.stem != question.id:
+        add(("id",), f"id {question.id!r} must match the file name {question.source_path.name!r} (expected {question.source_path.stem!r})")
+    for group in ("followups", "mistakes", "drills"):
+        seen: set[str] = set()
+        for i, item in enumerate(getattr(question, group)):
+            if item.id in seen:
+                add((group, i, "id"), f"duplicate {group[:-1]} id {item.id!r} in this question")
+            seen.add(item.id)
+    for i, drill in enumerate(question.drills):
+        _check_drill(drill, ("drills", i), index, found, calc)
+    _check_references(question, index, found, calc)
+
+
+def _setup_error_path(drill: Drill, base: tuple[PathItem, ...], field: str) -> tuple[tuple[PathItem, ...], bool]:
+    if field in drill.setup:
+        return base + ("setup", field), True
+    if field in drill.vary:
+        return base + ("vary", field), True
+    return base + ("setup",), False
+
+
+def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems, calc: Calculator) -> None:
+    def add(path: tuple[PathItem, ...], message: str, *, key: bool = False) -> None:
+        found.add(*index.locate(path, key=key), path, message)
+
+    try:
+        unit = unit_of(drill.unit)
+    except QuantityError as exc:
+        add(base + ("unit",), str(exc))
+        unit = None
+    if drill.ask not in ASKS:
+        add(base + ("ask",), f"unknown ask {drill.ask!r}" + (_did_you_mean(drill.ask, ASKS) or f"; expected one of: {', '.join(ASKS)}"))
+        ask_kind = None
+    else:
+        ask_kind = ASKS[drill.ask]
+        per_param_bytes = drill.ask == "bytes_per_param" and drill.unit == "bytes"  # "16 bytes" reads well
+        if unit is not None and not per_param_bytes and unit.kind not in _UNIT_KINDS_FOR_ASK.get(ask_kind, {ask_kind}):
+            add(base + ("unit",), f"unit {drill.unit!r} is {unit.kind}, but {drill.ask!r} is {ask_kind}")
+            unit = None
+    tolerance = drill.parsed_tolerance
+    if tolerance.kind == "absolute" and unit is not None:
+        try:
+            parse_quantity(tolerance.text, drill.unit)
+        except QuantityError as exc:
+            add(base + ("tolerance",), f"absolute tolerance in another kind of unit than the drill's: {exc}")
+
+    _check_placeholders(drill, base, index, found)
+
+    options = base_options(drill)
+    try:
+        calc.setup(options)
+    except SetupError as exc:
+        path, on_key = _setup_error_path(drill, base, exc.field)
+        add(path, str(exc), key=on_key)
+        return
+    expected = None
+    if ask_kind is not None:
+        try:
+            expected = calc.value(options, drill.ask)
+        except SetupError as exc:
+            add(base + ("ask",), f"the setup cannot produce {drill.ask!r}: {exc}")
+    for field, choices in drill.vary.items():
+        for j, choice in enumerate(choices):
+            if choice == options[field] and type(choice) is type(options[field]):
+                continue  # the base setup, checked above
+            try:
+                calc.setup({**options, field: choice})
+                if ask_kind is not None and expected is not None:
+                    calc.value({**options, field: choice}, drill.ask)
+            except SetupError as exc:
+                add(base + ("vary", field, j), f"choice {choice!r}: {exc}")
+    if expected is None or unit is None:
+        return
+    for j, extra in enumerate(drill.extra_mistakes):
+        where = base + ("extra_mistakes", j)
+        if extra.value is not None:
+            try:
+                wrong = parse_quantity(str(extra.value), drill.unit).value
+            except QuantityError as exc:
+                add(where + ("value",), str(exc))
+                continue
+            value_path = where + ("value",)
+        else:
+            try:
+                wrong = calc.value({**options, **(extra.setup or {})}, drill.ask)
+            except SetupError as exc:
+                field = exc.field if exc.field in (extra.setup or {}) else None
+                add(where + ("setup",) + ((field,) if field else ()), str(exc), key=bool(field))
+                continue
+            value_path = where + ("setup",)
+        if tolerance.within(wrong, expected):
+            from quizapp.memory.quantities import format_quantity
+
+            add(
+                value_path,
+                f"this mistake gives {format_quantity(wrong, drill.unit)}, within the drill's tolerance "
+                f"({tolerance.text}) of the right answer {format_quantity(expected, drill.unit)}; "
+                "the grader would mark it correct",
+            )
+
+
+def _check_placeholders(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems) -> None:
+    path = base + ("prompt",)
+    try:
+        parsed = list(string.Formatter().parse(drill.prompt))
+    except ValueError as exc:
+        found.add(*index.locate(path), path, f"bad placeholder braces ({exc}); write {{{{ and }}}} for literal braces")
+        return
+    available = set(drill.setup) | set(drill.vary)
+    seen: dict[str, int] = {}
+    for _, name, spec, conversion in parsed:
+        if name is None:
+            continue
+        needle = "{" + name
+        occurrence = seen.get(needle, 0)
+        seen[needle] = occurrence + 1
+        if name not in available:
+            hint = _did_you_mean(name, available)
+            choices = ", ".join(sorted(available)) or "none"
+            found.add(
+                *index.find_in(path, needle, occurrence),
+                path,
+                f"placeholder {{{name}}} names no setup or vary field{hint} (available: {choices})",
+            )
+        elif spec or conversion:
+            found.add(*index.find_in(path, needle, occurrence), path, f"placeholder {{{name}}}: format specs are not supported")
+
+
+def _check_references(question: Question, index: NodeIndex, found: _FileProblems, calc: Calculator) -> None:
+    drills = {d.id: d for d in question.drills}
+    for path, text in text_fields(question):
+        counts: dict[str, int] = {}
+        for match in REFERENCE.finditer(text):
+            literal = match.group(0)
+            occurrence = counts.get(literal, 0)
+            counts[literal] = occurrence + 1
+            where = index.find_in(path, literal, occurrence)
+            inner = match.group(1).strip()
+            parts = re.fullmatch(r"([A-Za-z0-9_-]+)(?:\.([A-Za-z0-9_]+))?", inner)
+            if parts is None:
+                found.add(*where, path, f"malformed reference {literal}; write {{{{drill_id}}}} or {{{{drill_id.term}}}}")
+                continue
+            drill_id, term = parts.groups()
+            drill = drills.get(drill_id)
+            if drill is None:
+                choices = ", ".join(drills) or "this question has no drills"
+                found.add(*where, path, f"{literal} refers to no drill{_did_you_mean(drill_id, drills)} (drills: {choices})")
+                continue
+            if term is None:
+                continue
+            if term not in reference_terms():
+                found.add(*where, path, f"{literal}: unknown term {term!r}{_did_you_mean(term, reference_terms())}")
+                continue
+            try:
+                calc.value(base_options(drill), term)
+            except SetupError as exc:
+                found.add(*where, path, f"{literal}: the drill's setup cannot produce {term!r}: {exc}")
+        starts = {m.start() for m in REFERENCE.finditer(text)}
+        for ordinal, brace in enumerate(re.finditer(r"\{\{", text)):
+            if brace.start() not in starts:
+                found.add(*index.find_in(path, "{{", ordinal), path, "unclosed {{ (a reference is {{drill_id}})")

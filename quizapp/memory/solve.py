@@ -1,0 +1,111 @@
+"""Inverse solves: the largest micro-batch, sequence and model that fit a GPU.
+
+Memory never decreases in batch, sequence or model size (a property test checks it), so each solve
+brackets the answer by doubling and then bisects: a few dozen breakdowns, a few milliseconds.
+
+The largest model: with a bare parameter count, the count itself is searched (architecture-free terms
+only). With a shaped model, the setup's model is scaled within its family (models.scaled_family:
+same head_dim, GQA ratio, ffn/hidden ratio, vocabulary and flags, layers growing with heads at the
+model's aspect ratio): first the largest head count whose family member fits, then, at that width,
+the largest number of layers that fits. The answer is that model's parameter count.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from quizapp.memory.breakdown import NO_ADJUST, Adjust, breakdown
+from quizapp.memory.fit import DEFAULT_RESERVE
+from quizapp.memory.gpus import GPU
+from quizapp.memory.models import ModelSpec, bare_model, scaled_family
+from quizapp.memory.setup import Setup, SetupError
+
+_CAP = 2**50
+
+
+def _largest(fits: Callable[[int], bool], lo: int = 1) -> int | None:
+    """The largest n >= lo with fits(n) for a monotone predicate; lo − 1 if none; None if unbounded."""
+    if not fits(lo):
+        return lo - 1
+    good, step = lo, 1
+    while True:
+        probe = good + step
+        if probe > _CAP:
+            return None
+        if not fits(probe):
+            bad = probe
+            break
+        good, step = probe, step * 2
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if fits(mid):
+            good = mid
+        else:
+            bad = mid
+    return good
+
+
+def _usable(setup: Setup, gpu: GPU | None, reserve: int | None) -> float:
+    gpu = gpu or setup.gpu
+    if gpu is None:
+        raise SetupError("gpu", "an inverse solve needs a GPU preset")
+    return gpu.capacity - (setup.reserve if reserve is None else reserve)
+
+
+def _solve(setup, gpu, reserve, field, adjust) -> int:
+    if not setup.model.has_shape:
+        what = "activations" if setup.training else "the KV cache"
+        raise SetupError("model", f"the largest {field} depends on {what}, which need a shape, not a bare count")
+    usable = _usable(setup, gpu, reserve)
+    found = _largest(lambda n: breakdown(replace(setup, **{field: n}), adjust).total <= usable)
+    if found is None:
+        raise SetupError(field, "memory does not grow with it here, so there is no largest value")
+    return found
+
+
+def max_batch(setup: Setup, gpu: GPU | None = None, reserve: int | None = DEFAULT_RESERVE,
+              adjust: Adjust = NO_ADJUST) -> int:
+    """The largest micro-batch (inference: concurrent sequences) that fits; 0 if batch 1 does not."""
+    return _solve(setup, gpu, reserve, "batch", adjust)
+
+
+def max_seq(setup: Setup, gpu: GPU | None = None, reserve: int | None = DEFAULT_RESERVE,
+            adjust: Adjust = NO_ADJUST) -> int:
+    """The longest sequence (inference: context length) that fits; 0 if one token does not."""
+    return _solve(setup, gpu, reserve, "seq", adjust)
+
+
+def max_model(setup: Setup, gpu: GPU | None = None, reserve: int | None = DEFAULT_RESERVE,
+              adjust: Adjust = NO_ADJUST) -> ModelSpec | None:
+    """The largest model of the setup's family that fits (see the module docstring); None if none."""
+    usable = _usable(setup, gpu, reserve)
+
+    def fits_model(model: ModelSpec) -> bool:
+        return breakdown(replace(setup, model=model), adjust).total <= usable
+
+    base = setup.model
+    if not base.has_shape:
+        count = _largest(lambda n: fits_model(bare_model(n)))
+        if count is None:
+            raise SetupError("model", "memory does not grow with the parameter count here")
+        return bare_model(count, f"{count:,} params") if count else None
+    heads = _largest(lambda n: fits_model(scaled_family(base, n)))
+    if heads is None:
+        raise SetupError("model", "memory does not grow with the model here")
+    if heads == 0:
+        if not fits_model(scaled_family(base, 1, layers=1)):
+            return None
+        heads = 1
+    layers0 = scaled_family(base, heads).layers
+    layers = _largest(lambda L: fits_model(scaled_family(base, heads, layers=L)), lo=layers0)
+    if layers is None or layers < layers0:
+        layers = layers0 if fits_model(scaled_family(base, heads)) else 1
+    return scaled_family(base, heads, layers=layers)
+
+
+def max_params(setup: Setup, gpu: GPU | None = None, reserve: int | None = DEFAULT_RESERVE,
+               adjust: Adjust = NO_ADJUST) -> int:
+    """The parameter count of max_model (0 if nothing fits)."""
+    model = max_model(setup, gpu, reserve, adjust)
+    return model.params if model else 0

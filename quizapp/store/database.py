@@ -1,0 +1,244 @@
+"""Opening the database file safely: refuse foreign, corrupted or newer files before anything writes.
+
+SQLAlchemy and SQLite are only let near the file once a read-only check has passed: the first 16
+bytes must be SQLite's header, and a read-only connection (`immutable=1` when no -wal file exists,
+so SQLite creates no -wal/-shm files) runs `PRAGMA quick_check` and reads meta.schema_version. A
+refused file is left byte for byte as it was, and a missing file is only created once we know it is
+ours to create.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import quote
+
+from sqlalchemy import create_engine, event, select, text
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlmodel import SQLModel
+
+import quizapp.store.mock_tables  # noqa: F401  (their tables belong to schema version 1)
+from quizapp.store.errors import StoreError
+from quizapp.store.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
+from quizapp.store.tables import Meta
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+APPLICATION_ID = 0x5155495A  # "QUIZ" in PRAGMA application_id marks the file as quizapp's
+BUSY_TIMEOUT_MS = 5000
+UNTOUCHED = "the file was left untouched"
+
+
+def inspect_file(path: Path, current: int = SCHEMA_VERSION) -> int | None:
+    """The schema version of an existing quizapp database, or None if there is nothing there yet.
+
+    Raises StoreError (naming the path) for a directory, an unreadable, foreign or corrupted file,
+    or a database written by a newer version. Never writes to the file.
+    """
+    if not path.exists():
+        return None
+    if not path.is_file():
+        raise StoreError(f"{path}: not a database file (it is a directory or a device)")
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(100)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the database: {exc.strerror or exc}") from None
+    if not header:
+        return None  # an empty file holds no data: SQLite treats it as a new database
+    if len(header) < 100 or not header.startswith(SQLITE_HEADER):
+        raise StoreError(f"{path}: not a quizapp database (not an SQLite file); {UNTOUCHED}")
+    wal = Path(f"{path}-wal")
+    mode = "mode=ro" if wal.exists() else "immutable=1"
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: cannot open the database read-only ({exc}); {UNTOUCHED}") from None
+    try:
+        check = conn.execute("PRAGMA quick_check").fetchall()
+        if check != [("ok",)]:
+            raise StoreError(f"{path}: the database is corrupted ({check[0][0]}); {UNTOUCHED}")
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app_id not in (0, APPLICATION_ID):
+            raise StoreError(f"{path}: an SQLite database of another application, not quizapp's; {UNTOUCHED}")
+        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not tables:
+            return None  # an empty SQLite database: ours to initialise
+        if "meta" not in tables:
+            raise StoreError(f"{path}: an SQLite database but not a quizapp one (no meta table); {UNTOUCHED}")
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.Error as exc:
+        raise StoreError(f"{path}: the database is corrupted or unreadable ({exc}); {UNTOUCHED}") from None
+    finally:
+        conn.close()
+    try:
+        version = int(row[0]) if row is not None else None
+    except (TypeError, ValueError):
+        version = None
+    if version is None or version < 1:
+        raise StoreError(f"{path}: the database has no valid schema version; {UNTOUCHED}")
+    if version > current:
+        raise StoreError(
+            f"{path}: written by a newer quizapp (schema version {version}, this one reads up to "
+            f"{current}); upgrade quizapp; {UNTOUCHED}"
+        )
+    return version
+
+
+def ensure_directory(directory: Path) -> None:
+    """Create the database's folder (and missing parents) readable by the user only."""
+    if directory.is_dir():
+        return
+    try:
+        directory.mkdir(parents=True, mode=0o700)
+        os.chmod(directory, 0o700)  # mkdir's mode is reduced by the umask
+    except FileExistsError:
+        raise StoreError(f"{directory}: exists and is not a folder; cannot create the database there") from None
+    except OSError as exc:
+        raise StoreError(f"{directory}: cannot create the database folder: {exc.strerror or exc}") from None
+
+
+def make_engine(path: Path) -> Engine:
+    """A SQLAlchemy engine with busy_timeout, synchronous=NORMAL and explicit transactions.
+
+    synchronous=NORMAL is SQLite's advice for WAL: every commit is atomic and survives the app being
+    killed; only a power cut or OS crash can roll back the last few commits (never corrupting the
+    file). FULL would fsync on every answer (several ms each).
+
+    pysqlite's own transaction handling is switched off (isolation_level=None) and BEGIN is issued
+    on SQLAlchemy's "begin" event: plain BEGIN for readers, BEGIN IMMEDIATE for connections with the
+    execution option immediate=True (the store's writes). IMMEDIATE takes the write lock up front,
+    so a read-then-write transaction waits on busy_timeout instead of failing with "database is locked".
+    """
+    engine = create_engine(
+        f"sqlite:///{path}",
+        connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get("immediate", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine
+
+
+def _backup(engine: Engine, path: Path, version: int) -> Path:
+    """Copy the database (SQLite's online backup) to <path>.v<version>.bak before migrating it."""
+    target = Path(f"{path}.v{version}.bak")
+    n = 1
+    while target.exists():
+        n += 1
+        target = Path(f"{path}.v{version}.{n}.bak")
+    raw = engine.raw_connection()
+    try:
+        dest = sqlite3.connect(target)
+        try:
+            raw.driver_connection.backup(dest)
+        finally:
+            dest.close()
+    finally:
+        raw.close()
+    return target
+
+
+def _read_version(conn: Connection) -> int | None:
+    value = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar_one_or_none()
+    return int(value) if value is not None else None
+
+
+def _set_version(conn: Connection, version: int) -> None:
+    conn.execute(text("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(version)})
+
+
+def open_engine(
+    path: Path,
+    *,
+    migrations: Mapping[int, Migration] = MIGRATIONS,
+    current: int = SCHEMA_VERSION,
+) -> Engine:
+    """Check, create or migrate the database at `path` and return an engine on it."""
+    version = inspect_file(path, current)
+    if version is None and not path.exists():
+        ensure_directory(path.parent)
+        try:
+            os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))  # user-only, like its folder
+        except OSError as exc:
+            raise StoreError(f"{path}: cannot create the database: {exc.strerror or exc}") from None
+    engine = make_engine(path)
+    try:
+        if version is not None and version < current:
+            missing = [v for v in range(version, current) if v not in migrations]
+            if missing:
+                raise StoreError(f"{path}: no migration from schema version {missing[0]}; {UNTOUCHED}")
+            _backup(engine, path, version)
+        _retry_while_locked(lambda: _switch_to_wal(engine, path))
+        _retry_while_locked(lambda: _initialise(engine, path, migrations, current))
+    except StoreError:
+        engine.dispose()
+        raise
+    except (SQLAlchemyError, sqlite3.Error, OSError) as exc:
+        engine.dispose()
+        reason = getattr(exc, "orig", None) or exc
+        raise StoreError(f"{path}: cannot open the database: {reason}") from None
+    return engine
+
+
+def _switch_to_wal(engine: Engine, path: Path) -> None:
+    """WAL is a property of the file (kept across connections), set once when opening."""
+    raw = engine.raw_connection()
+    try:
+        mode = raw.driver_connection.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    finally:
+        raw.close()
+    if mode != "wal":
+        raise StoreError(f"{path}: cannot switch the database to WAL mode (got {mode})")
+
+
+def _initialise(engine: Engine, path: Path, migrations: Mapping[int, Migration], current: int) -> None:
+    """Create the tables of a new file, or migrate an old one, in one IMMEDIATE transaction."""
+    with engine.execution_options(immediate=True).begin() as conn:
+        found = _read_version(conn) if conn.dialect.has_table(conn, "meta") else None
+        if found is None:
+            SQLModel.metadata.create_all(conn)
+            conn.exec_driver_sql(f"PRAGMA application_id = {APPLICATION_ID}")
+            _set_version(conn, current)
+        else:
+            if found > current:  # another, newer quizapp got there between the check and now
+                raise StoreError(f"{path}: written by a newer quizapp (schema version {found}); {UNTOUCHED}")
+            for step in range(found, current):
+                migrations[step](conn)
+                _set_version(conn, step + 1)
+            SQLModel.metadata.create_all(conn)  # tables added to this version since the file was made
+
+
+def _retry_while_locked(action) -> None:
+    """Run `action`, retrying while another process holds the lock at creation time.
+
+    Two instances creating the same new file at once can see SQLITE_BUSY without the busy handler
+    being consulted (switching a fresh file to WAL needs an exclusive lock); retry up to the busy timeout.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            return action()
+        except OperationalError as exc:
+            locked = "locked" in str(exc.orig) or "busy" in str(exc.orig)
+            if not locked or time.monotonic() > deadline:
+                raise
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(0.05)

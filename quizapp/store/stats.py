@@ -1,0 +1,422 @@
+"""Statistics over the review history: SQL aggregates over the card, review_log and mock tables.
+
+Textual-free, so `quizapp stats` and the statistics screen print the same figures. Every figure
+reads the time from `store.clock` and cuts days at the store's rollover hour in its time zone
+(`Store.day_bounds`), like Anki's statistics. Each function opens its own read transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime, timedelta, timezone
+
+from sqlalchemy import DateTime, Integer, and_, case, column, func, select, values
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import SQLAlchemyError
+
+from quizapp.store.errors import StoreError
+from quizapp.store.tables import Card, ReviewLog
+
+CARD = Card.__table__
+LOG = ReviewLog.__table__
+
+LEARNING, REVIEW, RELEARNING = 1, 2, 3  # fsrs.State values as stored in card.state / review_log.prev_state
+AGAIN = 1
+MODES = ("review", "cram", "mock")
+SCHEDULED_MODES = ("review", "mock")  # cram answers never move the schedule, so retention ignores them
+STATES = ("new", "learning", "review", "relearning", "suspended", "leech")
+VERDICTS = ("correct", "close", "wrong", "unparseable")
+ALL_TIME = None
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+# --- values handed out ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DayCount:
+    """Answers given on one study day, by mode."""
+
+    day: date
+    review: int = 0
+    cram: int = 0
+    mock: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.review + self.cram + self.mock
+
+
+@dataclass(frozen=True)
+class Retention:
+    """True retention: answers to cards in Review state that were not Again, against the target.
+
+    Anki's definition: only reviews of cards that had graduated (Review state) count; learning and
+    relearning steps and cram answers do not. `days` None means all time.
+    """
+
+    days: int | None
+    recalled: int
+    total: int
+    desired: float
+
+    @property
+    def rate(self) -> float | None:
+        return self.recalled / self.total if self.total else None
+
+
+@dataclass(frozen=True)
+class ForecastDay:
+    """Cards due on one coming study day (day 0 = today, which also holds every overdue card)."""
+
+    day: date
+    offset: int
+    due: int
+
+
+@dataclass(frozen=True)
+class StateCounts:
+    """Cards of one topic by state. new/learning/review/relearning exclude suspended cards;
+    `suspended` counts every suspended card (leeches included); `leech` counts leech-tagged cards."""
+
+    topic: str
+    new: int = 0
+    learning: int = 0
+    review: int = 0
+    relearning: int = 0
+    suspended: int = 0
+    leech: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.new + self.learning + self.review + self.relearning + self.suspended
+
+
+@dataclass(frozen=True)
+class DrillAccuracy:
+    """Auto-graded drill answers of one topic. rate = correct / (correct + close + wrong):
+    an unparseable answer was never a number, so it is counted but not judged."""
+
+    topic: str
+    correct: int = 0
+    close: int = 0
+    wrong: int = 0
+    unparseable: int = 0
+
+    @property
+    def judged(self) -> int:
+        return self.correct + self.close + self.wrong
+
+    @property
+    def rate(self) -> float | None:
+        return self.correct / self.judged if self.judged else None
+
+
+@dataclass(frozen=True)
+class MistakeCount:
+    """A named misconception and how often the grader recognised it in the user's answers."""
+
+    mistake_id: str
+    label: str
+    count: int
+
+
+@dataclass(frozen=True)
+class Leech:
+    """A card that lapsed often enough to be tagged a leech (and, like Anki, suspended)."""
+
+    card_id: str
+    question_id: str
+    kind: str
+    topic: str
+    lapses: int
+    reps: int
+    suspended: bool
+    last_review: datetime | None
+
+
+@dataclass(frozen=True)
+class MockScore:
+    """One past mock interview as the statistics list it."""
+
+    id: int
+    started: datetime
+    questions: int
+    score: float | None  # percent, None if nothing was rated
+    completed: bool
+    answered: int
+    items: int
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Every figure of the statistics screen and `quizapp stats`, taken at one instant."""
+
+    now: datetime
+    today: date
+    reviews: tuple[DayCount, ...]  # the last 90 study days, oldest first, today last
+    retention: tuple[Retention, ...]  # last 30 days, then all time
+    forecast: tuple[ForecastDay, ...]  # today and the next 29 study days
+    states: tuple[StateCounts, ...]  # per topic (sorted), then the total under topic ""
+    accuracy: tuple[DrillAccuracy, ...]  # per topic (sorted), then the total under topic ""
+    mistakes: tuple[MistakeCount, ...]  # most frequent first
+    leeches: tuple[Leech, ...]  # most lapses first
+    mocks: tuple[MockScore, ...] = field(default=())  # newest first
+    mocks_available: bool = True  # False when the mock-interview records cannot be read
+
+    def reviews_last(self, days: int) -> tuple[DayCount, ...]:
+        return self.reviews[-days:]
+
+
+# --- plumbing ------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _read(store) -> Iterator[Connection]:
+    try:
+        with store.engine.connect() as conn:
+            yield conn
+    except SQLAlchemyError as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise StoreError(f"{store.path}: database error: {reason}") from None
+
+
+def _now(store) -> datetime:
+    return store.clock.now().astimezone(timezone.utc)
+
+
+def _local_date(store, instant: datetime) -> date:
+    """The calendar date a study day is named after: the local date at its start (rollover hour)."""
+    tz = store.config.tz
+    return (instant.astimezone(tz) if tz is not None else instant.astimezone()).date()
+
+
+def study_days_back(store, count: int, now: datetime | None = None) -> list[tuple[datetime, datetime]]:
+    """UTC (start, end) of the last `count` study days, oldest first, the current day last."""
+    start, end = store.day_bounds(now or _now(store))
+    days = [(start, end)]
+    while len(days) < count:
+        start, end = store.day_bounds(days[-1][0] - timedelta(hours=1))
+        days.append((start, end))
+    return days[::-1]
+
+
+def study_days_ahead(store, count: int, now: datetime | None = None) -> list[tuple[datetime, datetime]]:
+    """UTC (start, end) of the current study day and the `count - 1` after it."""
+    days = [store.day_bounds(now or _now(store))]
+    while len(days) < count:
+        days.append(store.day_bounds(days[-1][1] + timedelta(hours=1)))
+    return days
+
+
+def _windows(days: Sequence[tuple[datetime, datetime]]):
+    """The day windows as an SQL common table `days(i, lo, hi)` (a VALUES list) to join the history against."""
+    table = values(column("i", Integer), column("lo", DateTime), column("hi", DateTime), name="days")
+    return table.data([(i, lo, hi) for i, (lo, hi) in enumerate(days)]).cte("days")
+
+
+# --- the figures ---------------------------------------------------------------------------------
+
+
+def reviews_per_day(store, days: int = 30) -> list[DayCount]:
+    """Answers per study day (every mode) for the last `days` days, oldest first, today last."""
+    windows = study_days_back(store, days)
+    table = _windows(windows)
+    joined = table.join(LOG, and_(LOG.c.reviewed_at >= table.c.lo, LOG.c.reviewed_at < table.c.hi))
+    query = select(table.c.i, LOG.c.mode, func.count()).select_from(joined).group_by(table.c.i, LOG.c.mode)
+    counts: dict[int, dict[str, int]] = {}
+    with _read(store) as conn:
+        for i, mode, n in conn.execute(query):
+            counts.setdefault(i, {})[mode] = int(n)
+    return [
+        DayCount(day=_local_date(store, lo), **{m: counts.get(i, {}).get(m, 0) for m in MODES})
+        for i, (lo, _hi) in enumerate(windows)
+    ]
+
+
+def true_retention(store, days: int | None = 30) -> Retention:
+    """Share of Review-state cards recalled (rating above Again) in the last `days` study days
+    (None: all time), scheduled answers only (review and mock modes), against desired retention."""
+    conditions = [LOG.c.prev_state == REVIEW, LOG.c.prev_reps > 0, LOG.c.mode.in_(SCHEDULED_MODES)]
+    if days is not None:
+        conditions.append(LOG.c.reviewed_at >= study_days_back(store, days)[0][0])
+    query = select(func.count(), func.coalesce(func.sum(case((LOG.c.rating > AGAIN, 1), else_=0)), 0))
+    with _read(store) as conn:
+        total, recalled = conn.execute(query.where(*conditions)).one()
+    return Retention(days=days, recalled=int(recalled), total=int(total), desired=store.config.desired_retention)
+
+
+def due_forecast(store, days: int = 30) -> list[ForecastDay]:
+    """Cards that fall due on each of the next `days` study days (today first, overdue included).
+
+    Counted: cards reviewed at least once, not suspended, still in the bank. New cards are not
+    forecast (they come in at the new-cards-per-day limit, not on a date).
+    """
+    windows = study_days_ahead(store, days)
+    table = _windows([(EPOCH, windows[0][1]), *windows[1:]])  # today's window reaches back to every overdue card
+    seen = and_(CARD.c.reps > 0, CARD.c.suspended.is_(False), CARD.c.orphaned.is_(False))
+    joined = table.join(CARD, and_(seen, CARD.c.due >= table.c.lo, CARD.c.due < table.c.hi))
+    query = select(table.c.i, func.count()).select_from(joined).group_by(table.c.i)
+    with _read(store) as conn:
+        counts = {i: int(n) for i, n in conn.execute(query)}
+    return [ForecastDay(day=_local_date(store, lo), offset=i, due=counts.get(i, 0)) for i, (lo, _hi) in enumerate(windows)]
+
+
+def state_counts(store) -> list[StateCounts]:
+    """Cards by state per topic (sorted by topic), then the total over all topics under topic ""."""
+    active = CARD.c.suspended.is_(False)
+
+    def count(*conditions):
+        return func.coalesce(func.sum(case((and_(*conditions), 1), else_=0)), 0)
+
+    query = (
+        select(
+            CARD.c.topic,
+            count(active, CARD.c.reps == 0),
+            count(active, CARD.c.reps > 0, CARD.c.state == LEARNING),
+            count(active, CARD.c.reps > 0, CARD.c.state == REVIEW),
+            count(active, CARD.c.reps > 0, CARD.c.state == RELEARNING),
+            count(CARD.c.suspended.is_(True)),
+            count(CARD.c.leech.is_(True)),
+        )
+        .where(CARD.c.orphaned.is_(False))
+        .group_by(CARD.c.topic)
+        .order_by(CARD.c.topic)
+    )
+    with _read(store) as conn:
+        rows = [StateCounts(topic, *(int(v) for v in rest)) for topic, *rest in conn.execute(query)]
+    total = StateCounts("", *(sum(getattr(r, name) for r in rows) for name in STATES))
+    return [*rows, total]
+
+
+def drill_accuracy(store) -> list[DrillAccuracy]:
+    """Auto-graded drill answers per topic (every mode: review, cram and mock), then the total."""
+
+    def count(verdict: str):
+        return func.coalesce(func.sum(case((LOG.c.verdict == verdict, 1), else_=0)), 0)
+
+    query = (
+        select(CARD.c.topic, *(count(v) for v in VERDICTS))
+        .select_from(LOG.join(CARD, CARD.c.card_id == LOG.c.card_id))
+        .where(CARD.c.kind == "drill", LOG.c.verdict.in_(VERDICTS))
+        .group_by(CARD.c.topic)
+        .order_by(CARD.c.topic)
+    )
+    with _read(store) as conn:
+        rows = [DrillAccuracy(topic, *(int(v) for v in rest)) for topic, *rest in conn.execute(query)]
+    total = DrillAccuracy("", *(sum(getattr(r, name) for r in rows) for name in VERDICTS))
+    return [*rows, total]
+
+
+def mistake_label(mistake_id: str, lang: str = "en") -> str:
+    """The catalogue's name for a misconception id; a question's own extra mistake is stored by
+    its label, which is returned as it is."""
+    try:
+        from quizapp.memory import MISTAKES
+    except ImportError:  # the calculator package without its catalogue: show the id
+        return mistake_id
+    mistake = MISTAKES.get(mistake_id)
+    if mistake is None:
+        return mistake_id
+    return mistake.label_zh if lang == "zh" else mistake.label_en
+
+
+def top_mistakes(store, limit: int = 10, lang: str = "en") -> list[MistakeCount]:
+    """The named misconceptions found most often in drill answers (ties by id)."""
+    n = func.count().label("n")
+    query = (
+        select(LOG.c.mistake, n)
+        .where(LOG.c.mistake.is_not(None), LOG.c.mistake != "")
+        .group_by(LOG.c.mistake)
+        .order_by(n.desc(), LOG.c.mistake)
+        .limit(limit)
+    )
+    with _read(store) as conn:
+        rows = conn.execute(query).all()
+    return [MistakeCount(mid, mistake_label(mid, lang), int(count)) for mid, count in rows]
+
+
+def leeches(store) -> list[Leech]:
+    """Leech-tagged cards still in the bank, most lapses first."""
+    query = (
+        select(CARD.c.card_id, CARD.c.question_id, CARD.c.kind, CARD.c.topic, CARD.c.lapses, CARD.c.reps,
+               CARD.c.suspended, CARD.c.last_review)
+        .where(CARD.c.leech.is_(True), CARD.c.orphaned.is_(False))
+        .order_by(CARD.c.lapses.desc(), CARD.c.card_id)
+    )
+    with _read(store) as conn:
+        rows = conn.execute(query).all()
+    return [Leech(r.card_id, r.question_id, r.kind, r.topic, int(r.lapses), int(r.reps), bool(r.suspended),
+                  _aware(r.last_review)) for r in rows]
+
+
+def _aware(value: datetime | None) -> datetime | None:
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=timezone.utc)
+
+
+def mock_scores(store, limit: int | None = 20) -> tuple[list[MockScore], bool]:
+    """Past mock interviews, newest first, and whether the mock records could be read at all."""
+    try:
+        from quizapp.store.mock import list_sessions
+    except ImportError:
+        return [], False
+    try:
+        sessions = list_sessions(store, limit=limit)
+    except SQLAlchemyError:
+        return [], False
+    return [
+        MockScore(id=s.id, started=_aware(s.date), questions=s.questions, score=s.score, completed=s.completed,
+                  answered=s.answered, items=s.items)
+        for s in sessions
+    ], True
+
+
+def collect(store, lang: str = "en") -> Statistics:
+    """Every figure at once (one clock reading for the day labels)."""
+    now = _now(store)
+    mocks, available = mock_scores(store)
+    return Statistics(
+        now=now,
+        today=_local_date(store, store.day_bounds(now)[0]),
+        reviews=tuple(reviews_per_day(store, 90)),
+        retention=(true_retention(store, 30), true_retention(store, ALL_TIME)),
+        forecast=tuple(due_forecast(store, 30)),
+        states=tuple(state_counts(store)),
+        accuracy=tuple(drill_accuracy(store)),
+        mistakes=tuple(top_mistakes(store, lang=lang)),
+        leeches=tuple(leeches(store)),
+        mocks=tuple(mocks),
+        mocks_available=available,
+    )
+
+
+def to_json(stats: Statistics) -> dict:
+    """The figures as plain JSON values (dates ISO 8601, rates as fractions or null)."""
+
+    def iso(value):
+        return value.isoformat() if value is not None else None
+
+    return {
+        "now": iso(stats.now),
+        "today": iso(stats.today),
+        "reviews_per_day": [
+            {"day": iso(d.day), "review": d.review, "cram": d.cram, "mock": d.mock, "total": d.total}
+            for d in stats.reviews
+        ],
+        "reviews_last_30_days": sum(d.total for d in stats.reviews_last(30)),
+        "reviews_last_90_days": sum(d.total for d in stats.reviews_last(90)),
+        "true_retention": [
+            {"days": r.days, "recalled": r.recalled, "total": r.total, "rate": r.rate, "desired": r.desired}
+            for r in stats.retention
+        ],
+        "due_forecast": [{"day": iso(f.day), "offset": f.offset, "due": f.due} for f in stats.forecast],
+        "states": [{**asdict(s), "total": s.total} for s in stats.states],
+        "drill_accuracy": [{**asdict(a), "judged": a.judged, "rate": a.rate} for a in stats.accuracy],
+        "mistakes": [asdict(m) for m in stats.mistakes],
+        "leeches": [{**asdict(x), "last_review": iso(x.last_review)} for x in stats.leeches],
+        "mock_sessions": [{**asdict(m), "started": iso(m.started)} for m in stats.mocks],
+    }

@@ -1,0 +1,490 @@
+"""The review store: cards and their history in SQLite, scheduled by FSRS with Anki's daily rules.
+
+One Store per open database file. Every review is one BEGIN IMMEDIATE transaction (card row, log
+row, sibling burying): it is recorded completely or not at all. Reads are plain transactions, which
+in WAL mode never block the writer of another instance.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Protocol
+
+from fsrs import Rating, State
+from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
+
+from quizapp.clock import Clock
+from quizapp.store.config import SchedulerConfig
+from quizapp.store.database import open_engine
+from quizapp.store.days import day_bounds
+from quizapp.store.errors import StoreError
+from quizapp.store.records import CardRow, Counts, SyncReport, TodayProgress
+from quizapp.store.scheduling import fuzz_rng, make_scheduler, to_fsrs
+from quizapp.store.tables import Card, Meta, ReviewLog
+
+CARD = Card.__table__
+LOG = ReviewLog.__table__
+META = Meta.__table__
+
+MODES = ("review", "cram", "mock")
+SCHEDULED_MODES = ("review", "mock")  # cram never touches the schedule
+MAX_DURATION_MS = 60_000  # Anki caps answer time at 60 s
+# the columns a review changes; undo writes their stored values back
+_DATETIME = CARD.c.due.type  # SQLModel's UTCDateTime: its processors convert to/from stored text
+MUTABLE = ("state", "step", "stability", "difficulty", "due", "last_review", "suspended",
+           "buried_until", "leech", "lapses", "reps")
+SETTING_PREFIX = "setting:"
+
+
+class CardSpecLike(Protocol):
+    """What sync needs of a card (quizapp.content.CardSpec has these attributes)."""
+
+    card_id: str
+    question_id: str
+    kind: str
+    item_id: str
+    topic: str
+    order: int
+
+
+def _row(mapping) -> CardRow:
+    return CardRow(
+        card_id=mapping["card_id"], question_id=mapping["question_id"], kind=mapping["kind"],
+        item_id=mapping["item_id"], topic=mapping["topic"], state=mapping["state"], step=mapping["step"],
+        stability=mapping["stability"], difficulty=mapping["difficulty"], due=mapping["due"],
+        last_review=mapping["last_review"], suspended=bool(mapping["suspended"]),
+        buried_until=mapping["buried_until"], leech=bool(mapping["leech"]), lapses=mapping["lapses"],
+        reps=mapping["reps"], is_new=mapping["reps"] == 0, bank_order=mapping["bank_order"],
+        orphaned=bool(mapping["orphaned"]),
+    )
+
+
+class Store:
+    """Cards, review history and scheduling over one SQLite file. Build it with Store.open()."""
+
+    def __init__(self, engine: Engine, path: Path, clock: Clock, config: SchedulerConfig) -> None:
+        self._engine = engine
+        self._writer = engine.execution_options(immediate=True)
+        self.path = path
+        self.clock = clock
+        self.config = config
+        self._scheduler = make_scheduler(config)
+        self._preview_scheduler = make_scheduler(config, fuzz=False)
+        self._undo_stack: list[int] = []  # review_log ids written by this Store, newest last
+
+    # --- life cycle ---------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, path: Path | None, clock: Clock, config: SchedulerConfig = SchedulerConfig()) -> Store:
+        """Open (creating if missing) the database at `path`; None = the platformdirs default."""
+        if path is None:
+            from quizapp.locations import default_db_path
+
+            path = default_db_path()
+        path = Path(path).expanduser().absolute()
+        return cls(open_engine(path), path, clock, config)
+
+    def close(self) -> None:
+        self._engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def engine(self) -> Engine:
+        """For the statistics and mock modules: `with Session(store.engine) as s: ...`."""
+        return self._engine
+
+    # --- plumbing -----------------------------------------------------------------------------
+
+    def _fail(self, exc: SQLAlchemyError) -> StoreError:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        return StoreError(f"{self.path}: database error: {reason}")
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        try:
+            with self._writer.begin() as conn:
+                yield conn
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        try:
+            with self._engine.connect() as conn:
+                yield conn
+        except SQLAlchemyError as exc:
+            raise self._fail(exc) from None
+
+    def _now(self) -> datetime:
+        now = self.clock.now()
+        if now.tzinfo is None:
+            raise StoreError(f"{self.path}: the clock gave a naive datetime; expected UTC-aware")
+        return now.astimezone(timezone.utc)
+
+    def day_bounds(self, now: datetime | None = None) -> tuple[datetime, datetime]:
+        """UTC start and end of the current study day (rollover_hour local time to the next)."""
+        return day_bounds(now or self._now(), self.config.rollover_hour, self.config.tz)
+
+    @staticmethod
+    def _visible(now: datetime):
+        return and_(CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False),
+                    or_(CARD.c.buried_until.is_(None), CARD.c.buried_until <= now))
+
+    def _load(self, conn: Connection, card_id: str):
+        found = conn.execute(select(CARD).where(CARD.c.card_id == card_id)).mappings().first()
+        if found is None:
+            raise StoreError(f"{self.path}: unknown card {card_id!r}")
+        return found
+
+    # --- cards ----------------------------------------------------------------------------------
+
+    def sync(self, cards: Sequence[CardSpecLike]) -> SyncReport:
+        """Bring the card table in line with the bank: add new cards, update topic/order, orphan the
+        missing, restore returning ones. Nothing is deleted; progress hangs on card_id only."""
+        now = self._now()
+        specs: dict[str, CardSpecLike] = {}
+        for spec in cards:
+            specs.setdefault(spec.card_id, spec)
+        with self._write() as conn:
+            existing = {
+                r.card_id: r
+                for r in conn.execute(select(CARD.c.card_id, CARD.c.question_id, CARD.c.kind, CARD.c.item_id,
+                                             CARD.c.topic, CARD.c.bank_order, CARD.c.orphaned))
+            }
+            added, changed, orphan, restored = [], [], [], 0
+            for card_id, spec in specs.items():
+                old = existing.get(card_id)
+                if old is None:
+                    added.append(dict(card_id=card_id, question_id=spec.question_id, kind=spec.kind,
+                                      item_id=spec.item_id, topic=spec.topic, bank_order=spec.order,
+                                      orphaned=False, state=int(State.Learning), step=0, due=now,
+                                      suspended=False, leech=False, lapses=0, reps=0, created_at=now))
+                    continue
+                new = (spec.question_id, spec.kind, spec.item_id, spec.topic, spec.order, False)
+                if tuple(old[1:]) != new:
+                    restored += bool(old.orphaned)
+                    changed.append(dict(b_id=card_id, question_id=spec.question_id, kind=spec.kind,
+                                        item_id=spec.item_id, topic=spec.topic, bank_order=spec.order,
+                                        orphaned=False))
+            orphan = [dict(b_id=cid) for cid, r in existing.items() if cid not in specs and not r.orphaned]
+            if added:
+                conn.execute(insert(CARD), added)
+            if changed:
+                conn.execute(
+                    update(CARD).where(CARD.c.card_id == bindparam("b_id")).values(
+                        question_id=bindparam("question_id"), kind=bindparam("kind"),
+                        item_id=bindparam("item_id"), topic=bindparam("topic"),
+                        bank_order=bindparam("bank_order"), orphaned=bindparam("orphaned")),
+                    changed,
+                )
+            if orphan:
+                conn.execute(update(CARD).where(CARD.c.card_id == bindparam("b_id")).values(orphaned=True), orphan)
+        return SyncReport(added=len(added), updated=len(changed) - restored, orphaned=len(orphan),
+                          restored=restored, total=len(specs))
+
+    def card(self, card_id: str) -> CardRow:
+        """One card (orphaned ones too); StoreError if the id is unknown."""
+        with self._read() as conn:
+            return _row(self._load(conn, card_id))
+
+    def cards(self, *, include_orphaned: bool = False) -> list[CardRow]:
+        """Every card in bank order (orphaned ones only when asked)."""
+        query = select(CARD).order_by(CARD.c.bank_order, CARD.c.card_id)
+        if not include_orphaned:
+            query = query.where(CARD.c.orphaned.is_(False))
+        with self._read() as conn:
+            return [_row(m) for m in conn.execute(query).mappings()]
+
+    # --- the queue ------------------------------------------------------------------------------
+
+    def _done_today(self, conn: Connection, start: datetime) -> tuple[int, int]:
+        """(new cards introduced, review cards answered) since `start`, scheduled modes only."""
+        scheduled = and_(LOG.c.reviewed_at >= start, LOG.c.mode.in_(SCHEDULED_MODES))
+        new_done = func.count().filter(LOG.c.prev_reps == 0)
+        reviews_done = func.count().filter(LOG.c.prev_reps > 0, LOG.c.prev_state == int(State.Review))
+        row = conn.execute(select(new_done, reviews_done).where(scheduled)).one()
+        return int(row[0] or 0), int(row[1] or 0)
+
+    def next_card(self, topic: str | None = None) -> CardRow | None:
+        """The card to show now, or None when the day is done.
+
+        Order: learning/relearning cards due now; then review cards due before the next rollover,
+        most overdue first (within reviews_per_day); then new cards in bank order (within
+        new_per_day); then, if nothing else is left, a learning card due within learn_ahead.
+        Suspended, buried and orphaned cards are never shown.
+        """
+        now = self._now()
+        start, end = self.day_bounds(now)
+        base = self._visible(now)
+        if topic is not None:
+            base = and_(base, CARD.c.topic == topic)
+        learning = and_(CARD.c.reps > 0, CARD.c.state.in_((int(State.Learning), int(State.Relearning))))
+        with self._read() as conn:
+            def first(*conditions, order):
+                query = select(CARD).where(base, *conditions).order_by(*order).limit(1)
+                return conn.execute(query).mappings().first()
+
+            found = first(learning, CARD.c.due <= now, order=(CARD.c.due, CARD.c.card_id))
+            if found is None:
+                new_done, reviews_done = self._done_today(conn, start)
+                if reviews_done < self.config.reviews_per_day:
+                    found = first(CARD.c.reps > 0, CARD.c.state == int(State.Review), CARD.c.due < end,
+                                  order=(CARD.c.due, CARD.c.card_id))
+                if found is None and new_done < self.config.new_per_day:
+                    found = first(CARD.c.reps == 0, order=(CARD.c.bank_order, CARD.c.card_id))
+                if found is None and self.config.learn_ahead > timedelta(0):
+                    found = first(learning, CARD.c.due <= now + self.config.learn_ahead,
+                                  order=(CARD.c.due, CARD.c.card_id))
+        return _row(found) if found is not None else None
+
+    def counts(self) -> dict[str, Counts]:
+        """topic -> Counts(due today, new, learned); key "" is the total over all topics."""
+        now = self._now()
+        _, end = self.day_bounds(now)
+        visible = self._visible(now)
+        query = (
+            select(
+                CARD.c.topic,
+                func.count().filter(visible, CARD.c.reps > 0, CARD.c.due < end),
+                func.count().filter(visible, CARD.c.reps == 0),
+                func.count().filter(CARD.c.reps > 0),
+            )
+            .where(CARD.c.orphaned.is_(False))
+            .group_by(CARD.c.topic)
+        )
+        with self._read() as conn:
+            rows = conn.execute(query).all()
+        result = {topic: Counts(int(d or 0), int(n or 0), int(l or 0)) for topic, d, n, l in rows}
+        result[""] = Counts(sum(c.due for c in result.values()), sum(c.new for c in result.values()),
+                            sum(c.learned for c in result.values()))
+        return result
+
+    def today(self) -> TodayProgress:
+        """Today's new cards and reviews against the limits, and the streak of study days."""
+        now = self._now()
+        start, end = self.day_bounds(now)
+        with self._read() as conn:
+            new_done, reviews_done = self._done_today(conn, start)
+            streak = self._streak(conn, now)
+        return TodayProgress(new_done=new_done, reviews_done=reviews_done, new_limit=self.config.new_per_day,
+                             review_limit=self.config.reviews_per_day, streak_days=streak,
+                             day_start=start, day_end=end)
+
+    def _streak(self, conn: Connection, now: datetime) -> int:
+        """Consecutive study days (any mode) ending today, or yesterday if nothing is done yet today.
+
+        Walks back one indexed MAX(reviewed_at) lookup per day, through the raw driver cursor (a year's
+        streak is 365 lookups).
+        """
+        # stored datetimes are fixed-width UTC text, so comparing the text compares the times
+        to_sql = LOG.c.reviewed_at.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
+        cursor = conn.connection.driver_connection.cursor()
+
+        def last_before(moment: datetime) -> str | None:
+            query = "SELECT MAX(reviewed_at) FROM review_log WHERE reviewed_at < ?"
+            return cursor.execute(query, (to_sql(moment),)).fetchone()[0]
+
+        start, end = self.day_bounds(now)
+        last = last_before(end)
+        streak = 0
+        if last is not None and last >= to_sql(start):
+            streak, last = 1, last_before(start)
+        while last is not None:
+            start, end = self.day_bounds(start - timedelta(hours=1))  # the day before
+            if last < to_sql(start):
+                break
+            streak += 1
+            last = last_before(start)
+        cursor.close()
+        return streak
+
+    def next_due(self) -> datetime | None:
+        """When the next already-seen card becomes due (a buried card counts from its unburying)."""
+        effective = func.max(CARD.c.due, func.coalesce(CARD.c.buried_until, CARD.c.due))
+        query = select(func.min(effective)).where(
+            CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False), CARD.c.reps > 0)
+        with self._read() as conn:
+            value = conn.execute(query).scalar()
+        if value is None:
+            return None
+        return CARD.c.due.type.process_result_value(value, None) if isinstance(value, str) else value
+
+    def cram(self, topic: str | None = None, card_ids: Sequence[str] | None = None) -> list[str]:
+        """Card ids to practise without touching the schedule (answer them with mode="cram").
+
+        card_ids: exactly those, in that order (unknown or orphaned ids -> StoreError). Otherwise
+        every unsuspended card (of `topic`, if given), in bank order.
+        """
+        with self._read() as conn:
+            if card_ids is not None:
+                ids = list(dict.fromkeys(card_ids))
+                rows = conn.execute(select(CARD.c.card_id, CARD.c.orphaned).where(CARD.c.card_id.in_(ids))).all()
+                known = {r.card_id for r in rows if not r.orphaned}
+                missing = [cid for cid in ids if cid not in known]
+                if missing:
+                    raise StoreError(f"{self.path}: unknown card {missing[0]!r}")
+                return [cid for cid in ids if topic is None or cid in self._topic_ids(conn, topic)]
+            query = select(CARD.c.card_id).where(CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False))
+            if topic is not None:
+                query = query.where(CARD.c.topic == topic)
+            return list(conn.execute(query.order_by(CARD.c.bank_order, CARD.c.card_id)).scalars())
+
+    @staticmethod
+    def _topic_ids(conn: Connection, topic: str) -> set[str]:
+        return set(conn.execute(select(CARD.c.card_id).where(CARD.c.topic == topic)).scalars())
+
+    # --- answering ------------------------------------------------------------------------------
+
+    def preview(self, card_id: str) -> dict[int, timedelta]:
+        """Rating (1..4) -> the interval that answer would give now (no fuzz)."""
+        now = self._now()
+        row = self.card(card_id)
+        when = max(now, row.last_review) if row.last_review else now
+        card = to_fsrs(row)
+        result = {}
+        for rating in Rating:
+            after, _ = self._preview_scheduler.review_card(card, rating, when)
+            result[int(rating)] = after.due - when
+        return result
+
+    def review(self, card_id: str, rating: int, *, duration_ms: int, mode: str = "review",
+               answer: str | None = None, verdict: str | None = None, mistake: str | None = None) -> CardRow:
+        """Record one answer in one transaction and return the card as it is now.
+
+        review/mock: FSRS reschedules the card, counts reps and lapses, tags and suspends a leech
+        (at leech_lapses lapses, then every half of it more, like Anki) and buries its siblings
+        until the next rollover. cram: only the log row is written. A clock earlier than the card's
+        last review is clamped to it, so FSRS never sees negative elapsed time.
+        """
+        try:
+            rating = Rating(int(rating))
+        except (TypeError, ValueError):
+            raise StoreError(f"{self.path}: rating: expected 1 (Again) .. 4 (Easy), got {rating!r}") from None
+        if mode not in MODES:
+            raise StoreError(f"{self.path}: mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        duration = min(max(int(duration_ms), 0), MAX_DURATION_MS)
+        now = self._now()
+        with self._write() as conn:
+            before = conn.exec_driver_sql("SELECT * FROM card WHERE card_id = ?", (card_id,)).mappings().first()
+            if before is None:
+                raise StoreError(f"{self.path}: unknown card {card_id!r}")
+            row = self._from_stored(conn, before)
+            if row.orphaned:
+                raise StoreError(f"{self.path}: card {card_id!r} is no longer in the question bank")
+            when = max(now, row.last_review) if row.last_review else now
+            buried: dict[str, list] = {}
+            result = row
+            if mode in SCHEDULED_MODES:
+                scheduler = self._scheduler.with_rng(fuzz_rng(self.config, card_id, row.reps))
+                after, _ = scheduler.review_card(to_fsrs(row), rating, when)
+                lapses = row.lapses + (row.state == State.Review and rating == Rating.Again)
+                threshold = self.config.leech_lapses
+                new_leech = lapses > row.lapses and lapses >= threshold and (
+                    (lapses - threshold) % max(threshold // 2, 1) == 0)
+                changes = dict(state=int(after.state), step=after.step, stability=after.stability,
+                               difficulty=after.difficulty, due=after.due, last_review=after.last_review,
+                               reps=row.reps + 1, lapses=lapses, leech=row.leech or new_leech,
+                               suspended=row.suspended or new_leech)
+                conn.execute(update(CARD).where(CARD.c.card_id == card_id).values(**changes))
+                result = replace(row, **changes, is_new=False)
+                if self.config.bury_siblings:
+                    buried = self._bury_siblings(conn, row, now)
+            inserted = conn.execute(insert(LOG).values(
+                card_id=card_id, rating=int(rating), reviewed_at=when if mode in SCHEDULED_MODES else now,
+                duration_ms=duration, mode=mode, answer=answer, verdict=verdict, mistake=mistake,
+                prev_state=row.state, prev_reps=row.reps, card_before=json.dumps(dict(before)),
+                buried_siblings=json.dumps(buried)))
+            log_id = inserted.inserted_primary_key[0]
+        self._undo_stack.append(log_id)
+        return result
+
+    @staticmethod
+    def _from_stored(conn: Connection, stored) -> CardRow:
+        """A CardRow from the card's stored values (a raw driver row), converting its datetimes."""
+        values = dict(stored)
+        for name in ("due", "last_review", "buried_until", "created_at"):
+            if values[name] is not None:
+                values[name] = _DATETIME.dialect_impl(conn.dialect).result_processor(conn.dialect, None)(values[name])
+        return _row(values)
+
+    def _bury_siblings(self, conn: Connection, row: CardRow, now: datetime) -> dict[str, list]:
+        """Bury the new and review-state cards of the same question until the next rollover.
+
+        Learning cards are left alone (burying would break their short steps), as in Anki.
+        Returns sibling id -> [stored buried_until before, stored value set], for undo.
+        """
+        _, end = self.day_bounds(now)
+        end_stored = _DATETIME.dialect_impl(conn.dialect).bind_processor(conn.dialect)(end)
+        found = conn.exec_driver_sql(
+            "SELECT card_id, buried_until FROM card WHERE question_id = ? AND card_id != ? AND orphaned = 0"
+            " AND (reps = 0 OR state = ?) AND (buried_until IS NULL OR buried_until < ?)",
+            (row.question_id, row.card_id, int(State.Review), end_stored),
+        ).all()
+        if not found:
+            return {}
+        ids = [cid for cid, _ in found]
+        conn.exec_driver_sql(f"UPDATE card SET buried_until = ? WHERE card_id IN ({','.join('?' * len(ids))})",
+                             (end_stored, *ids))
+        return {cid: [old, end_stored] for cid, old in found}
+
+    def undo(self) -> str | None:
+        """Undo this Store's last answer: the card row gets back its exact stored values, siblings
+        are unburied and the log row is deleted. Returns the card id, or None if nothing to undo."""
+        while self._undo_stack:
+            log_id = self._undo_stack.pop()
+            with self._write() as conn:
+                log = conn.execute(select(LOG).where(LOG.c.id == log_id)).mappings().first()
+                if log is None:
+                    continue  # already gone (undone by another window)
+                newer = conn.execute(select(LOG.c.id).where(LOG.c.card_id == log["card_id"], LOG.c.id > log_id)
+                                     .limit(1)).first()
+                if newer is not None:
+                    raise StoreError(f"{self.path}: cannot undo: card {log['card_id']!r} was answered again since")
+                if log["mode"] in SCHEDULED_MODES:
+                    before = json.loads(log["card_before"])
+                    assignments = ", ".join(f"{col} = ?" for col in MUTABLE)
+                    conn.exec_driver_sql(f"UPDATE card SET {assignments} WHERE card_id = ?",
+                                         (*(before[col] for col in MUTABLE), log["card_id"]))
+                    for sibling, (old, new) in json.loads(log["buried_siblings"]).items():
+                        conn.exec_driver_sql("UPDATE card SET buried_until = ? WHERE card_id = ? AND buried_until = ?",
+                                             (old, sibling, new))
+                conn.execute(LOG.delete().where(LOG.c.id == log_id))
+                return log["card_id"]
+        return None
+
+    def suspend(self, card_id: str) -> None:
+        self._set_suspended(card_id, True)
+
+    def unsuspend(self, card_id: str) -> None:
+        """Show the card again; a leech keeps its leech tag (as in Anki)."""
+        self._set_suspended(card_id, False)
+
+    def _set_suspended(self, card_id: str, value: bool) -> None:
+        with self._write() as conn:
+            self._load(conn, card_id)
+            conn.execute(update(CARD).where(CARD.c.card_id == card_id).values(suspended=value))
+
+    # --- settings -------------------------------------------------------------------------------
+
+    def get_setting(self, key: str, default=None):
+        """A small setting (JSON value) stored in meta, e.g. get_setting("lang", "en")."""
+        with self._read() as conn:
+            value = conn.execute(select(META.c.value).where(META.c.key == SETTING_PREFIX + key)).scalar()
+        return json.loads(value) if value is not None else default
+
+    def set_setting(self, key: str, value) -> None:
+        text = json.dumps(value, ensure_ascii=False)
+        with self._write() as conn:
+            conn.exec_driver_sql("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (SETTING_PREFIX + key, text))

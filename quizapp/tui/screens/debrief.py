@@ -1,0 +1,287 @@
+"""The debrief after a mock interview (or when reading a past one): drafts beside the standard answers,
+self-ratings, times against budgets, the quick calculations' results, the session's score and weakest
+topics, "retry the misses", and which ratings go into the schedule (mode "mock").
+
+Scoring, misses and the schedule write live in `quizapp.store.mock`; this screen renders and forwards.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Markdown, Static
+
+from quizapp.store import mock as mock_store
+from quizapp.tui.bindings import localize_bindings
+from quizapp.store.countdown import format_clock
+from quizapp.store.errors import StoreError
+from quizapp.store.mock import MockError
+from quizapp.tui.cards import safe_render
+from quizapp.tui.formatting import format_duration
+from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
+
+
+class ItemControls(Horizontal):
+    """The rating (self-graded items) and the "into the schedule" choice of one mock item."""
+
+    class Changed(Message):
+        def __init__(self, item_id: int, rating: int | None = None, to_schedule: bool | None = None) -> None:
+            super().__init__()
+            self.item_id = item_id
+            self.rating = rating
+            self.to_schedule = to_schedule
+
+    def __init__(self, item, lang: str, t, *, self_graded: bool) -> None:
+        super().__init__(classes="debrief-controls")
+        self.item = item
+        self.lang = lang
+        self._t = t
+        self.self_graded = self_graded
+
+    def compose(self) -> ComposeResult:
+        if self.self_graded:
+            yield RatingBar(self.lang)
+        yield Checkbox(self._t("debrief.to_schedule"), mock_store.goes_to_schedule(self.item),
+                       classes="debrief-schedule", compact=True)
+
+    def on_mount(self) -> None:
+        localize_bindings(self, self.app.settings.lang)
+        self.refresh_bindings()
+        self.show(self.item)
+
+    def show(self, item) -> None:
+        """Mark the chosen rating and the schedule choice; lock both once written to the schedule."""
+        self.item = item
+        locked = item.applied_rating is not None
+        if self.self_graded:
+            bar = self.query_one(RatingBar)
+            for rating in RATINGS:
+                button = bar.query_one(f"#rate-{rating}")
+                button.set_class(rating == item.rating, "-suggested")
+                button.disabled = locked
+        box = self.query_one(Checkbox)
+        with box.prevent(Checkbox.Changed):
+            box.value = mock_store.goes_to_schedule(item)
+        box.disabled = locked or item.rating is None
+
+    @on(RatingBar.Rated)
+    def _rated(self, event: RatingBar.Rated) -> None:
+        event.stop()
+        self.post_message(self.Changed(self.item.id, rating=event.rating))
+
+    @on(Checkbox.Changed)
+    def _schedule(self, event: Checkbox.Changed) -> None:
+        event.stop()
+        self.post_message(self.Changed(self.item.id, to_schedule=event.value))
+
+
+class DebriefScreen(Screen):
+    """One stored session, question by question, with the whole session's figures on top."""
+
+    CSS_PATH = "debrief.tcss"
+
+    BINDINGS = [
+        Binding("r", "retry", "Retry misses", id="debrief.retry"),
+        Binding("a", "apply", "Save ratings", id="debrief.apply"),
+        Binding("escape", "home", "Home", id="debrief.home"),
+    ]
+
+    def __init__(self, session_id: int) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.record = None
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        self.record = mock_store.load_session(self.app.store, self.session_id)
+        yield Static("", id="debrief-title", markup=False)
+        yield Static("", id="debrief-summary", markup=False)
+        with Horizontal(id="debrief-actions"):
+            yield Button(t("debrief.retry"), id="debrief-retry", variant="warning", compact=True)
+            yield Button(t("debrief.apply"), id="debrief-apply", variant="primary", compact=True)
+            if self.record.next_index is not None:
+                yield Button(t("debrief.resume"), id="debrief-resume", compact=True)
+            yield Button(t("debrief.home"), id="debrief-home", compact=True)
+        with VerticalScroll(id="debrief-body"):
+            for index in range(self.record.question_count):
+                yield from self._question_section(index)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._refresh_summary()
+        self.query_one("#debrief-body").focus()
+
+    # --- sections --------------------------------------------------------------------------------
+
+    def _question_section(self, index: int) -> ComposeResult:
+        t = self.app.t
+        items = self.record.question_items(index)
+        main = items[0]
+        question = self.app.bank.question(main.question_id)
+        with Vertical(classes="debrief-question"):
+            yield Static(Text(f"{index + 1}. {main.prompt}"), classes="debrief-heading")
+            yield Static(Text(f"{main.topic} · {self._time_line(main)}"), classes="debrief-meta")
+            yield from self._pair(main, safe_render(question, question.answer) if question else None)
+            if question is not None and question.template:
+                yield Static(Text(t("debrief.template")), classes="debrief-label")
+                yield Markdown(safe_render(question, question.template), classes="debrief-template")
+            yield from self._controls(main, self_graded=True)
+            for item in items[1:]:
+                if item.kind == "followup":
+                    followup = next((f for f in question.followups if f.id == item.item_id), None) if question else None
+                    yield Static(Text(t("debrief.followup").format(prompt=item.prompt)), classes="debrief-subheading")
+                    yield Static(Text(self._time_line(item)), classes="debrief-meta")
+                    yield from self._pair(item, safe_render(question, followup.a) if followup else None)
+                    yield from self._controls(item, self_graded=True)
+                else:
+                    yield Static(Text(t("debrief.calc").format(prompt=item.prompt)), classes="debrief-subheading")
+                    yield Static(self._drill_line(item), classes="debrief-drill")
+                    yield from self._controls(item, self_graded=False)
+
+    def _pair(self, item, standard: str | None) -> ComposeResult:
+        t = self.app.t
+        with Horizontal(classes="debrief-pair"):
+            with Vertical(classes="debrief-draft"):
+                yield Static(Text(t("debrief.your_draft")), classes="debrief-label")
+                text = item.draft.strip() if item.answered_at is not None or item.draft else ""
+                if item.answered_at is None and not text:
+                    text = t("debrief.not_reached")
+                yield Static(Text(text or t("debrief.empty_draft")), classes="debrief-text")
+            with Vertical(classes="debrief-standard"):
+                yield Static(Text(t("debrief.standard")), classes="debrief-label")
+                yield Markdown(standard if standard is not None else t("debrief.missing"))
+
+    def _controls(self, item, *, self_graded: bool) -> ComposeResult:
+        if item.answered_at is None and item.rating is None:
+            return
+        yield ItemControls(item, self.app.settings.lang, self.app.t, self_graded=self_graded)
+
+    def _time_line(self, item) -> str:
+        t = self.app.t
+        if item.answered_at is None:
+            return t("debrief.not_reached")
+        line = t("debrief.time").format(used=format_clock(item.elapsed_s), budget=format_clock(item.budget_s))
+        if item.elapsed_s > item.budget_s:
+            line += " · " + t("debrief.overtime").format(over=format_clock(item.elapsed_s - item.budget_s))
+        if item.auto_advanced:
+            line += " · " + t("debrief.auto_advanced")
+        return line
+
+    def _drill_line(self, item) -> Text:
+        t = self.app.t
+        if item.answered_at is None:
+            return Text(t("debrief.not_reached"))
+        verdict = item.verdict or "unparseable"
+        style = {"correct": "bold green", "close": "bold yellow"}.get(verdict, "bold red")
+        text = Text()
+        text.append(t(f"review.verdict.{verdict}"), style=style)
+        text.append("  " + t("debrief.your_value").format(value=item.draft.strip() or "—"))
+        text.append("  " + t("debrief.expected").format(value=item.expected_display or "?"))
+        text.append(f"  ({t('debrief.time_short').format(used=format_clock(item.elapsed_s))})")
+        if item.mistake_label:
+            text.append("\n" + t("review.mistake").format(label=item.mistake_label))
+        return text
+
+    # --- figures ---------------------------------------------------------------------------------
+
+    def _refresh_summary(self) -> None:
+        t = self.app.t
+        lang = self.app.settings.lang
+        session = self.record.session
+        items = self.record.items
+        when = session.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
+        state = t("debrief.completed") if self.record.next_index is None else t("debrief.incomplete")
+        self.query_one("#debrief-title", Static).update(Text(t("debrief.title").format(when=when, state=state)))
+        score = mock_store.score(items)
+        rated = sum(item.rating is not None for item in items)
+        answered = sum(item.answered_at is not None for item in items)
+        lines = [
+            t("debrief.score").format(score="–" if score is None else f"{score:.0f}%", rated=rated, total=len(items))
+            + " · "
+            + t("debrief.session_time").format(used=format_duration(session.elapsed_s, lang),
+                                               budget=format_duration(self.record.total_budget, lang))
+            + " · "
+            + t("debrief.answered").format(answered=answered, total=len(items)),
+        ]
+        weakest = mock_store.weakest_topics(items)
+        if weakest:
+            lines.append(t("debrief.weakest").format(
+                topics=", ".join(f"{topic} {value:.0f}%" for topic, value in weakest)))
+        missed = mock_store.misses(items)
+        lines.append(t("debrief.misses").format(count=len(missed)))
+        self.query_one("#debrief-summary", Static).update(Text("\n".join(lines)))
+        self.query_one("#debrief-retry", Button).disabled = not missed
+
+    @on(ItemControls.Changed)
+    def _item_changed(self, event: ItemControls.Changed) -> None:
+        try:
+            if event.rating is not None:
+                mock_store.rate_item(self.app.store, event.item_id, event.rating)
+            if event.to_schedule is not None:
+                mock_store.set_to_schedule(self.app.store, event.item_id, event.to_schedule)
+        except (StoreError, MockError) as exc:  # shown, never a crash
+            self.notify(self.app.t("mock.save_failed").format(error=exc), severity="error", markup=False)
+            return
+        self._reload()
+
+    def _reload(self) -> None:
+        self.record = mock_store.load_session(self.app.store, self.session_id)
+        by_id = {item.id: item for item in self.record.items}
+        for controls in self.query(ItemControls):
+            controls.show(by_id[controls.item.id])
+        self._refresh_summary()
+
+    # --- actions ---------------------------------------------------------------------------------
+
+    def _apply(self, quiet: bool = False) -> bool:
+        try:
+            count = mock_store.apply_ratings(self.app.store, self.session_id)
+        except (StoreError, MockError) as exc:  # the ratings stay in mock_item; the user can retry
+            self.notify(self.app.t("mock.save_failed").format(error=exc), severity="error", markup=False)
+            return False
+        if count or not quiet:
+            self.notify(self.app.t("debrief.applied").format(count=count), markup=False)
+        self._reload()
+        return True
+
+    def action_apply(self) -> None:
+        self._apply()
+
+    def action_retry(self) -> None:
+        missed = mock_store.misses(self.record.items)
+        if not missed:
+            self.notify(self.app.t("debrief.no_misses"), markup=False)
+            return
+        self._apply(quiet=True)
+        self.app.start_review("cram", None, missed)
+
+    def action_home(self) -> None:
+        if self.record.next_index is None:
+            self._apply(quiet=True)
+        self.app.pop_screen()
+
+    def action_resume(self) -> None:
+        from quizapp.tui.screens.mock import MockScreen
+
+        self.app.switch_screen(MockScreen(mock_store.load_session(self.app.store, self.session_id)))
+
+    @on(Button.Pressed, "#debrief-retry")
+    def _retry_pressed(self) -> None:
+        self.action_retry()
+
+    @on(Button.Pressed, "#debrief-apply")
+    def _apply_pressed(self) -> None:
+        self.action_apply()
+
+    @on(Button.Pressed, "#debrief-home")
+    def _home_pressed(self) -> None:
+        self.action_home()
+
+    @on(Button.Pressed, "#debrief-resume")
+    def _resume_pressed(self) -> None:
+        self.action_resume()

@@ -1,0 +1,284 @@
+"""The interview itself: one step at a time against the clock; no reveal, no hints.
+
+The screen only renders and forwards keys: timers come from `InterviewTimers` (read from the clock's
+monotonic time on every refresh), and every answer is stored through `quizapp.store.mock` as the user
+moves on, so leaving (or a crash) keeps what was answered.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.css.query import NoMatches
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Markdown, Static, TextArea
+
+from quizapp.store import mock as mock_store
+from quizapp.tui.bindings import localize_bindings
+from quizapp.store.countdown import InterviewTimers
+from quizapp.store.errors import StoreError
+from quizapp.store.mock import MockError, MockRecord
+from quizapp.tui.widgets.countdown import CountdownDisplay
+
+REFRESH_S = 0.25  # how often the readout redraws; the numbers always come from the clock
+DRAFT_SAVE_S = 5.0  # a draft being typed is saved this often (clock time), so a crash keeps it too
+
+
+class MockScreen(Screen):
+    """Ask each planned step of a stored mock session, from its first unanswered item."""
+
+    CSS_PATH = "mock.tcss"
+    AUTO_FOCUS = None
+
+    BINDINGS = [
+        Binding("ctrl+n", "done", "Done", id="mock.done", priority=True),
+        Binding("p", "pause", "Pause", id="mock.pause"),
+        Binding("escape", "leave_editor", "Leave editor", id="mock.leave_editor"),
+        Binding("q", "leave", "Save & leave", id="mock.leave"),
+    ]
+
+    def __init__(self, plan: MockRecord) -> None:
+        super().__init__()
+        self.record = plan
+        self.index: int | None = plan.next_index
+        self.timers: InterviewTimers | None = None
+        self._moving = False
+        self._text = ""  # the current step's draft, mirrored from the editor (kept after unmount)
+        self._dirty = False
+        self._saved_at = 0.0
+
+    # --- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        t = self.app.t
+        with Horizontal(id="mock-bar"):
+            yield Static("", id="mock-progress", markup=False)
+            for timer in ("step", "total"):
+                yield CountdownDisplay(t(f"mock.timer.{timer}"), t("mock.paused.short"), t("mock.overtime"),
+                                       id=f"timer-{timer}")
+        yield Static(Text(t("mock.paused")), id="mock-paused")
+        with VerticalScroll(id="mock-question"):
+            yield Static("", id="mock-parent", markup=False)
+            yield Markdown("", id="mock-prompt")
+            yield Static("", id="mock-hint", markup=False)
+        with Vertical(id="mock-answer"):
+            yield TextArea("", id="mock-draft", soft_wrap=True, tab_behavior="focus")
+            yield Input("", id="mock-calc", placeholder="")
+        with Horizontal(id="mock-buttons"):
+            yield Button(t("mock.done"), id="mock-done", variant="primary")
+            yield Button(t("mock.pause"), id="mock-pause")
+            yield Button(t("mock.leave"), id="mock-leave")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        localize_bindings(self, self.app.settings.lang)
+        self.refresh_bindings()
+        session = self.record.session
+        self.timers = InterviewTimers(self.app.clock, self.record.total_budget, strict=session.strict,
+                                      total_elapsed=session.elapsed_s)
+        if self.index is None:
+            self._finish()
+            return
+        self._show_step()
+        self.set_interval(REFRESH_S, self.tick)
+
+    # --- steps -----------------------------------------------------------------------------------
+
+    @property
+    def item(self):
+        return None if self.index is None else self.record.items[self.index]
+
+    def _show_step(self) -> None:
+        t = self.app.t
+        item = self.item
+        self.timers.start_step(item.budget_s, elapsed=item.elapsed_s)
+        self._text, self._dirty, self._saved_at = item.draft, False, self.app.clock.monotonic()
+        same_question = self.record.question_items(item.question_index)
+        of_kind = [i for i in same_question if i.kind == item.kind]
+        progress = t("mock.progress.question").format(index=item.question_index + 1,
+                                                      total=self.record.question_count)
+        if item.kind != "question":
+            progress += " · " + t(f"mock.progress.{item.kind}").format(index=of_kind.index(item) + 1,
+                                                                     total=len(of_kind))
+        self.query_one("#mock-progress", Static).update(Text(progress))
+        parent = self.query_one("#mock-parent", Static)
+        if item.kind == "question":
+            parent.update("")
+            parent.display = False
+        else:
+            parent.update(Text(t(f"mock.parent.{item.kind}") + " " + same_question[0].prompt))
+            parent.display = True
+        self.query_one("#mock-prompt", Markdown).update(item.prompt)
+        hint = self.query_one("#mock-hint", Static)
+        draft = self.query_one("#mock-draft", TextArea)
+        calc = self.query_one("#mock-calc", Input)
+        if item.kind == "drill":
+            hint.update(Text(t("mock.calc_hint").format(unit=item.unit or "")))
+            calc.value = item.draft
+            calc.cursor_position = len(item.draft)
+            calc.placeholder = item.unit or ""
+            draft.display = False
+            calc.display = True
+            calc.focus()
+        else:
+            hint.update(Text(t("mock.draft_hint")))
+            draft.load_text(item.draft)
+            draft.move_cursor(draft.document.end)  # a resumed draft continues where it stopped
+            draft.display = True
+            calc.display = False
+            draft.focus()
+        self.query_one("#mock-question", VerticalScroll).scroll_home(animate=False)
+        self._apply_pause_state()
+        self.tick()
+
+    def _current_text(self) -> str:
+        """The editor's text now (its Changed message may still be on its way); the mirror once unmounted."""
+        if self.item is None:
+            return ""
+        try:
+            if self.item.kind == "drill":
+                return self.query_one("#mock-calc", Input).value
+            return self.query_one("#mock-draft", TextArea).text
+        except NoMatches:
+            return self._text
+
+    @on(TextArea.Changed, "#mock-draft")
+    def _draft_changed(self, event: TextArea.Changed) -> None:
+        if self.item is not None and self.item.kind != "drill":
+            self._text, self._dirty = event.text_area.text, True
+
+    @on(Input.Changed, "#mock-calc")
+    def _calc_changed(self, event: Input.Changed) -> None:
+        if self.item is not None and self.item.kind == "drill":
+            self._text, self._dirty = event.value, True
+
+    def advance(self, *, auto: bool = False) -> None:
+        """Store the current answer and move to the next step (or the debrief after the last)."""
+        if self.item is None or self._moving:
+            return
+        self._moving = True
+        try:
+            item = self.item
+            used = self.timers.end_step()
+            stored = mock_store.record_answer(
+                self.app.store, self.app.bank, item.id, self._current_text(), used,
+                self.timers.total.elapsed(), auto_advanced=auto, lang=self.app.settings.lang,
+            )
+        except (StoreError, MockError) as exc:  # a database error must not lose the draft: it stays on screen
+            if not self.timers.paused:
+                self.timers.step.resume()
+            self.notify(self.app.t("mock.save_failed").format(error=exc), severity="error", markup=False)
+            self._moving = False
+            return
+        self.record.items[self.index] = stored
+        self.index = self.record.next_index
+        self._moving = False
+        if self.index is None:
+            self._finish()
+        else:
+            self._show_step()
+
+    def _finish(self) -> None:
+        from quizapp.tui.screens.debrief import DebriefScreen
+
+        self.app.switch_screen(DebriefScreen(self.record.session.id))
+
+    # --- refresh ---------------------------------------------------------------------------------
+
+    def tick(self) -> None:
+        if self.timers is None or self.item is None:
+            return
+        self.query_one("#timer-step", CountdownDisplay).reading = self.timers.step.reading()
+        self.query_one("#timer-total", CountdownDisplay).reading = self.timers.total.reading()
+        if self._dirty and self.app.clock.monotonic() - self._saved_at >= DRAFT_SAVE_S:
+            self._save_progress()
+        if self.timers.should_advance():
+            self.notify(self.app.t("mock.time_up"), timeout=2)
+            self.advance(auto=True)
+
+    def _apply_pause_state(self) -> None:
+        paused = self.timers.paused
+        self.set_class(paused, "-paused")
+        self.query_one("#mock-paused").display = paused
+        self.query_one("#mock-draft", TextArea).read_only = paused
+        self.query_one("#mock-calc", Input).disabled = paused
+        self.query_one("#mock-pause", Button).label = self.app.t("mock.resume" if paused else "mock.pause")
+
+    # --- actions ---------------------------------------------------------------------------------
+
+    def action_done(self) -> None:
+        if self.timers is not None and self.timers.paused:
+            self.notify(self.app.t("mock.resume_first"), timeout=2)
+            return
+        self.advance(auto=False)
+
+    def action_pause(self) -> None:
+        if self.timers is None or self.item is None:
+            return
+        self.timers.toggle_pause()
+        self._apply_pause_state()
+        if self.timers.paused:
+            self.query_one("#mock-pause", Button).focus()
+        self.tick()
+
+    def action_leave_editor(self) -> None:
+        self.query_one("#mock-done", Button).focus()
+
+    def action_leave(self) -> None:
+        """Save the draft in progress and go back; the session stays incomplete and can be resumed."""
+        self._save_progress()
+        self.notify(self.app.t("mock.left"), timeout=4)
+        self.app.pop_screen()
+
+    def _save_progress(self) -> None:
+        if self.item is None or self.timers is None:
+            return
+        try:
+            mock_store.save_draft(self.app.store, self.item.id, self._current_text(), self.timers.step.elapsed(),
+                                  self.timers.total.elapsed())
+            self._dirty, self._saved_at = False, self.app.clock.monotonic()
+        except (StoreError, MockError) as exc:  # shown, never a crash
+            self.notify(self.app.t("mock.save_failed").format(error=exc), severity="error", markup=False)
+
+    def on_unmount(self) -> None:
+        # the app quit (ctrl+q) mid-interview: keep the draft in progress too
+        if self.item is not None and self.item.answered_at is None and self.timers is not None:
+            try:
+                mock_store.save_draft(self.app.store, self.item.id, self._current_text(),
+                                      self.timers.step.elapsed(), self.timers.total.elapsed())
+            except (StoreError, MockError):  # best effort while shutting down
+                pass
+
+    def check_action(self, action: str, parameters) -> bool | None:
+        """Plain-letter keys type into the editor, so the footer offers escape there instead."""
+        editing = isinstance(self.focused, (TextArea, Input)) and not (self.timers and self.timers.paused)
+        if action in ("pause", "leave"):
+            return not editing
+        if action == "leave_editor":
+            return editing
+        return True
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()
+
+    def on_descendant_blur(self) -> None:
+        self.refresh_bindings()
+
+    @on(Input.Submitted, "#mock-calc")
+    def _calc_submitted(self) -> None:
+        self.action_done()
+
+    @on(Button.Pressed, "#mock-done")
+    def _done_pressed(self) -> None:
+        self.action_done()
+
+    @on(Button.Pressed, "#mock-pause")
+    def _pause_pressed(self) -> None:
+        self.action_pause()
+
+    @on(Button.Pressed, "#mock-leave")
+    def _leave_pressed(self) -> None:
+        self.action_leave()

@@ -1,0 +1,472 @@
+"""Review (and cram): show a card, let the user answer, reveal, rate with FSRS, move on.
+
+The screen holds only presentation state (the current card, whether it is revealed, the grade).
+Scheduling is `Store`'s job, grading `quizapp.content.grade`'s; every database call runs in a thread
+worker and a failure shows a message while keeping what was typed.
+
+Keys: space or ctrl+r reveals (space types a space inside the answer box, so ctrl+r works there, or
+escape first to leave the box); 1-4 rate once revealed; Enter accepts the grader's suggestion on a
+drill; u undoes the last rating; e edits the question's YAML; escape leaves a text box, then goes home.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static, TextArea
+
+from quizapp.tui.bindings import localize_bindings
+from quizapp.tui.cards import CardContent, resolve_card
+from quizapp.tui.session import SessionTally
+from quizapp.tui.widgets.answer_panel import AnswerPanel
+from quizapp.tui.widgets.question_view import QuestionView
+from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
+
+_VERDICT_STYLE = {"correct": "bold green", "close": "bold yellow", "wrong": "bold red", "unparseable": "bold"}
+
+
+@dataclass(frozen=True)
+class LoadedCard:
+    """Everything the worker fetched for the next card (or, when `content` is None, for the summary)."""
+
+    content: CardContent | None
+    variant: Any | None = None  # content.DrillVariant for drills
+    variant_error: str | None = None
+    intervals: dict[int, timedelta] | None = None
+    due: int = 0
+    new: int = 0
+    next_due: datetime | None = None
+
+
+class ReviewScreen(Screen[None]):
+    """One session. mode="review": the store's queue (optionally one topic); mode="cram": the given
+    card ids, or every card of `topic`, practised without moving the schedule."""
+
+    CSS_PATH = "review.tcss"
+    AUTO_FOCUS = ""  # the screen decides: the drill input, else nothing (so space reveals)
+    BINDINGS = [
+        Binding("space,ctrl+r", "reveal", "Reveal", id="reveal", key_display="space/^r"),
+        Binding("1", "rate(1)", "Again", id="again"),
+        Binding("2", "rate(2)", "Hard", id="hard"),
+        Binding("3", "rate(3)", "Good", id="good"),
+        Binding("4", "rate(4)", "Easy", id="easy"),
+        Binding("enter", "accept", "Accept", id="accept"),
+        Binding("u", "undo", "Undo", id="undo"),
+        Binding("e", "edit", "Edit", id="edit"),
+        Binding("escape", "back", "Home", id="home"),
+    ]
+
+    def __init__(self, mode: str = "review", topic: str | None = None, card_ids: list[str] | None = None) -> None:
+        super().__init__()
+        if mode not in ("review", "cram"):
+            raise ValueError(f"mode: expected 'review' or 'cram', got {mode!r}")
+        self.mode = mode
+        self.topic = topic
+        self.card_ids = list(card_ids) if card_ids is not None else None
+        self.current: CardContent | None = None
+        self.variant: Any | None = None
+        self.grade: Any | None = None
+        self.revealed = False
+        self.busy = True
+        self.tally = SessionTally(mode=mode, topic=topic)
+        self._intervals: dict[int, timedelta] = {}
+        self._shown_at = 0.0
+        self._cram_queue: list[str] | None = None
+        self._cram_total = 0
+        self._cram_done = 0
+
+    # --- layout ----------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        app: Any = self.app
+        with Horizontal(id="review-top"):
+            yield Static(Text(app.t("review.loading")), id="progress")
+        yield VerticalScroll(id="card-area")
+        yield RatingBar(app.settings.lang, id="rating-bar", classes="-hidden")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        app: Any = self.app
+        localize_bindings(self, app.settings.lang)
+        self.tally.started = app.clock.monotonic()
+        self._load(self._first_task)
+
+    @property
+    def lang(self) -> str:
+        return self.app.settings.lang  # type: ignore[attr-defined]
+
+    def tr(self, key: str) -> str:
+        return self.app.t(key)  # type: ignore[attr-defined]
+
+    # --- background work -------------------------------------------------------------------------
+    def _in_background(self, task: Callable[[], Any], done: Callable[[Any], Any]) -> None:
+        """Run `task` (database work) in a thread; `done(result)` on the UI thread; errors as a message."""
+        self.busy = True
+        self.refresh_bindings()
+        app = self.app
+
+        def run() -> None:
+            try:
+                result = task()
+            except Exception as exc:  # noqa: BLE001 - shown to the user, the session goes on
+                app.call_from_thread(self._failed, exc)
+            else:
+                app.call_from_thread(done, result)
+
+        self.run_worker(run, thread=True, exclusive=True, group="review-db", exit_on_error=False)
+
+    def _failed(self, exc: Exception) -> None:
+        self.busy = False
+        self.refresh_bindings()
+        message = self.tr("app.db_error").format(error=exc) + " " + self.tr("review.typed_kept")
+        self.app.notify(message, severity="error", markup=False, timeout=8)
+
+    def _load(self, task: Callable[[], LoadedCard]) -> None:
+        self._in_background(task, self._show_loaded)
+
+    def _first_task(self) -> LoadedCard:
+        if self.mode == "cram":
+            store: Any = self.app.store  # type: ignore[attr-defined]
+            queue = list(store.cram(topic=self.topic, card_ids=self.card_ids))
+            self._cram_queue = queue
+            self._cram_total = len(queue)
+        return self._next_task()
+
+    def _next_task(self) -> LoadedCard:
+        """(worker thread) The next card to show, with its intervals and the queue counts."""
+        app: Any = self.app
+        store, bank = app.store, app.bank
+        while True:
+            if self.mode == "cram":
+                assert self._cram_queue is not None
+                if not self._cram_queue:
+                    return LoadedCard(None, next_due=store.next_due())
+                card_id = self._cram_queue[0]
+            else:
+                row = store.next_card(self.topic)
+                if row is None:
+                    return LoadedCard(None, next_due=store.next_due())
+                card_id = row.card_id
+            content = resolve_card(bank, card_id)
+            if content is None:
+                if self.mode == "cram":  # a stale id: drop it rather than stop the session
+                    self._cram_queue.pop(0)  # type: ignore[union-attr]
+                    self._cram_total -= 1
+                    continue
+                return LoadedCard(None, next_due=store.next_due())
+            return self._card_task(content)
+
+    def _card_task(self, content: CardContent) -> LoadedCard:
+        """(worker thread) Draw the drill variant and fetch intervals and counts for `content`."""
+        app: Any = self.app
+        store = app.store
+        variant = variant_error = None
+        if content.kind == "drill":
+            try:
+                from quizapp.content import draw_variant
+
+                variant = draw_variant(content.question, content.drill, app.settings.seed)
+            except Exception as exc:  # noqa: BLE001 - shown on the card; it can still be rated
+                variant_error = str(exc)
+        intervals = {} if self.mode == "cram" else dict(store.preview(content.card_id))
+        due = new = 0
+        if self.mode == "review":
+            counts = store.counts()
+            total = counts.get(self.topic or "")
+            if total is not None:
+                due, new = total.due, total.new
+        return LoadedCard(content, variant, variant_error, intervals, due, new)
+
+    # --- showing a card --------------------------------------------------------------------------
+    async def _show_loaded(self, loaded: LoadedCard, keep_text: str | None = None) -> None:
+        self.busy = False
+        if loaded.content is None:
+            self._finish(loaded.next_due)
+            return
+        self.current = loaded.content
+        self.variant = loaded.variant
+        self.grade = None
+        self.revealed = False
+        self._intervals = loaded.intervals or {}
+        self._shown_at = self.app.clock.monotonic()  # type: ignore[attr-defined]
+        self._update_progress(loaded)
+        area = self.query_one("#card-area", VerticalScroll)
+        await area.remove_children()
+        content = loaded.content
+        item = content.followup if content.kind == "followup" else content.drill
+        widgets: list[Any] = [QuestionView(content.question, content.kind, item, loaded.variant, lang=self.lang)]
+        if content.kind == "drill" and loaded.variant is not None:
+            unit = loaded.variant.unit
+            widgets.append(
+                Input(
+                    value=keep_text or "",
+                    placeholder=self.tr("review.drill_hint").format(unit=unit),
+                    id="drill-input",
+                )
+            )
+            widgets.append(Static(Text(""), id="verdict"))
+        else:
+            if loaded.variant_error:
+                widgets.append(Static(Text(self.tr("breakdown.error").format(error=loaded.variant_error)), id="verdict"))
+            widgets.append(Static(Text(self.tr("review.your_answer")), classes="muted"))
+            widgets.append(TextArea(keep_text or "", id="own-answer", soft_wrap=True, show_line_numbers=False))
+        await area.mount_all(widgets)
+        area.scroll_home(animate=False)
+        rating_bar = self.query_one(RatingBar)
+        rating_bar.add_class("-hidden")
+        rating_bar.suggest(None)
+        rating_bar.set_intervals(self._intervals)
+        if content.kind == "drill" and loaded.variant is not None:
+            self.query_one("#drill-input", Input).focus()
+        else:
+            self.set_focus(None)
+        self.refresh_bindings()
+
+    def _update_progress(self, loaded: LoadedCard) -> None:
+        if self.mode == "cram":
+            text = self.tr("review.progress.cram").format(index=self._cram_done + 1, total=self._cram_total)
+        else:
+            text = self.tr("review.progress").format(due=loaded.due, new=loaded.new, done=self.tally.reviewed)
+        if self.topic:
+            text = f"{self.topic} · {text}"
+        self.query_one("#progress", Static).update(Text(text))
+
+    def _typed_text(self) -> str | None:
+        for selector, kind in (("#drill-input", Input), ("#own-answer", TextArea)):
+            widgets = self.query(selector)
+            if widgets:
+                widget = widgets.first(kind)
+                value = widget.value if isinstance(widget, Input) else widget.text
+                return value if value.strip() else None
+        return None
+
+    # --- answering -------------------------------------------------------------------------------
+    @on(Input.Submitted, "#drill-input")
+    def _drill_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.revealed or self.current is None or self.variant is None:
+            return
+        from quizapp.content import grade
+
+        result = grade(self.variant, self.current.drill, event.value, lang=self.lang)
+        self.grade = result
+        self._show_grade(result)
+        if result.verdict == "unparseable":
+            event.input.focus()
+            return
+        event.input.disabled = True
+        self.action_reveal()
+        if result.suggested_rating is not None:
+            self.query_one(RatingBar).suggest(result.suggested_rating)
+        self.refresh_bindings()
+
+    def _show_grade(self, result: Any) -> None:
+        from quizapp.memory.quantities import format_quantity
+
+        verdict = Text()
+        verdict.append(self.tr(f"review.verdict.{result.verdict}"), style=_VERDICT_STYLE.get(result.verdict, "bold"))
+        if result.verdict == "unparseable":
+            if result.reason:
+                verdict.append(f": {result.reason}")
+            verdict.append(f"\n{self.tr('review.retype')}")
+        else:
+            unit = self.variant.unit
+            if result.value is not None:
+                verdict.append(f" · {self.tr('review.your_value')}: {format_quantity(result.value, unit)}")
+            verdict.append(f" · {self.tr('review.expected')}: {self.variant.expected_display}")
+            if result.mistake_label:
+                verdict.append("\n")
+                verdict.append(self.tr("review.mistake").format(label=result.mistake_label), style="bold")
+        self.query_one("#verdict", Static).update(verdict)
+
+    def action_reveal(self) -> None:
+        if self.revealed or self.current is None:
+            return
+        self.revealed = True
+        content = self.current
+        item = content.followup if content.kind == "followup" else content.drill
+        for area in self.query("#own-answer").results(TextArea):
+            area.read_only = True
+        for box in self.query("#drill-input").results(Input):
+            if self.grade is None or self.grade.verdict == "unparseable":
+                box.disabled = True
+        self.query_one("#card-area", VerticalScroll).mount(
+            AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer")
+        )
+        self.query_one(RatingBar).remove_class("-hidden")
+        self.set_focus(None)
+        self.refresh_bindings()
+
+    def action_rate(self, rating: int) -> None:
+        if not self.revealed or self.busy or self.current is None or rating not in RATINGS:
+            return
+        app: Any = self.app
+        content = self.current
+        grade = self.grade if self.grade is not None and self.grade.verdict != "unparseable" else None
+        duration_ms = max(int((app.clock.monotonic() - self._shown_at) * 1000), 0)
+        answer = self._typed_text()
+        verdict = grade.verdict if grade is not None else None
+        mistake = grade.mistake_id if grade is not None else None
+
+        def task() -> LoadedCard:
+            app.store.review(
+                content.card_id,
+                rating,
+                duration_ms=duration_ms,
+                mode=self.mode,
+                answer=answer,
+                verdict=verdict,
+                mistake=mistake,
+            )
+            if self.mode == "cram" and self._cram_queue and self._cram_queue[0] == content.card_id:
+                self._cram_queue.pop(0)
+                self._cram_done += 1
+            self.tally.record(content.card_id, verdict)
+            return self._next_task()
+
+        self._load(task)
+
+    def action_accept(self) -> None:
+        suggested = self.query_one(RatingBar).suggested
+        if suggested is not None:
+            self.action_rate(suggested)
+
+    @on(RatingBar.Rated)
+    def _rated(self, event: RatingBar.Rated) -> None:
+        event.stop()
+        self.action_rate(event.rating)
+
+    def action_undo(self) -> None:
+        if self.busy:
+            return
+        app: Any = self.app
+
+        def task() -> LoadedCard | None:
+            card_id = app.store.undo()
+            if card_id is None:
+                return None
+            self.tally.unrecord(card_id)
+            if self.mode == "cram" and self._cram_queue is not None:
+                self._cram_queue.insert(0, card_id)
+                self._cram_done = max(self._cram_done - 1, 0)
+            content = resolve_card(app.bank, card_id)
+            if content is None:
+                return self._next_task()
+            return self._card_task(content)
+
+        async def done(loaded: LoadedCard | None) -> None:
+            if loaded is None:
+                self.busy = False
+                self.refresh_bindings()
+                self.app.notify(self.tr("review.nothing_to_undo"), markup=False)
+                return
+            self.app.notify(self.tr("review.undone"), markup=False)
+            await self._show_loaded(loaded)
+
+        self._in_background(task, done)
+
+    # --- editing the question --------------------------------------------------------------------
+    def _editor_command(self) -> list[str]:
+        app: Any = self.app
+        editor = app.settings.editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        return shlex.split(editor)
+
+    def action_edit(self) -> None:
+        if self.current is None or self.busy:
+            return
+        path = getattr(self.current.question, "source_path", None)
+        if path is None:
+            self.app.notify(self.tr("app.no_source"), severity="warning", markup=False)
+            return
+        command = [*self._editor_command(), str(path)]
+        try:
+            try:
+                with self.app.suspend():
+                    subprocess.run(command, check=False)
+            except SuspendNotSupported:  # headless (tests): run it without handing over the terminal
+                subprocess.run(command, check=False, stdin=subprocess.DEVNULL)
+        except OSError as exc:
+            self.app.notify(self.tr("app.editor_failed").format(error=exc), severity="error", markup=False)
+            return
+        self._reload_after_edit()
+
+    def _reload_after_edit(self) -> None:
+        app: Any = self.app
+        card_id = self.current.card_id if self.current else None
+        typed = self._typed_text()
+
+        def task() -> tuple[Any, LoadedCard | None]:
+            from quizapp.content import load_bank
+
+            bank = load_bank(app.settings.content_dirs)
+            app.store.sync(bank.cards())
+            content = resolve_card(bank, card_id) if card_id else None
+            if content is None:
+                return bank, None
+            return bank, self._card_task(content)
+
+        async def done(result: tuple[Any, LoadedCard | None]) -> None:
+            bank, loaded = result
+            app.bank = bank
+            app.notify(app.t("app.reloaded").format(count=len(bank.questions)), markup=False)
+            if bank.problems:
+                app.notify(
+                    app.t("home.problems").format(count=len(bank.problems)), severity="warning", markup=False
+                )
+            if loaded is None:
+                self._load(self._next_task)
+            else:
+                await self._show_loaded(loaded, keep_text=typed)
+
+        self._in_background(task, done)
+
+    # --- leaving ---------------------------------------------------------------------------------
+    def action_back(self) -> None:
+        if isinstance(self.focused, (TextArea, Input)):
+            self.set_focus(None)
+            return
+        self.app.pop_screen()
+
+    def _finish(self, next_due: datetime | None) -> None:
+        from quizapp.tui.screens.summary import SummaryScreen
+
+        app: Any = self.app
+        summary = self.tally.summary(app.clock.monotonic(), next_due)
+        self.app.switch_screen(SummaryScreen(summary))
+
+    # --- which keys apply now --------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reveal":
+            return self.current is not None and not self.revealed and not self.busy
+        if action == "rate":
+            return self.revealed and not self.busy
+        if action == "accept":
+            return self.revealed and not self.busy and self.query_one(RatingBar).suggested is not None
+        if action in ("undo", "edit"):
+            return not self.busy and (action == "undo" or self.current is not None)
+        return True
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        entries: list[tuple[str, Callable[[], Any]]] = []
+        if self.check_action("reveal", ()):
+            entries.append((self.tr("cmd.reveal"), self.action_reveal))
+        if self.check_action("rate", ()):
+            for rating in RATINGS:
+                label = self.tr("cmd.rate").format(label=self.tr(f"rating.{rating}"))
+                entries.append((label, lambda r=rating: self.action_rate(r)))
+        entries.append((self.tr("cmd.undo"), self.action_undo))
+        if self.current is not None:
+            entries.append((self.tr("cmd.edit"), self.action_edit))
+        for title, callback in entries:
+            yield SystemCommand(title, title, callback)

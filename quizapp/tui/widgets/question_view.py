@@ -1,0 +1,105 @@
+"""A question, follow-up or drill exactly as review shows it (also used by the preview screen).
+
+Bodies are Markdown (YAML text is never Textual markup); the meta line is plain rich Text.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Markdown, Static
+
+from quizapp.tui.i18n import t
+
+if TYPE_CHECKING:
+    from quizapp.content import DrillVariant, Question
+
+
+class QuestionView(Vertical):
+    """Meta line (kind, topic, tags), the parent question for a follow-up, then the body.
+
+    `kind` is "question", "followup" or "drill"; `item` is the Followup or Drill for those kinds;
+    `variant` is the drawn DrillVariant for a drill (its prompt is the concrete one).
+    """
+
+    DEFAULT_CSS = """
+    QuestionView {
+        height: auto;
+    }
+    QuestionView > .question--meta {
+        color: $text-muted;
+    }
+    QuestionView > .question--parent-label {
+        color: $text-muted;
+        margin-top: 1;
+    }
+    QuestionView > .question--parent {
+        border-left: thick $secondary;
+        padding: 0 1;
+        color: $text-muted;
+    }
+    QuestionView > Markdown {
+        margin: 0;
+        padding: 0;
+    }
+    QuestionView > .question--body {
+        margin-top: 1;
+    }
+    QuestionView > .question--title MarkdownParagraph {
+        text-style: bold;
+    }
+    """
+
+    def __init__(
+        self,
+        question: Question,
+        kind: str = "question",
+        item: Any | None = None,
+        variant: DrillVariant | None = None,
+        *,
+        lang: str = "en",
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(id=id, classes=classes)
+        self.question = question
+        self.kind = kind
+        self.item = item
+        self.variant = variant
+        self.lang = lang
+
+    def meta_text(self) -> Text:
+        """"[drill] topic · tag, tag · ★3" as plain text (brackets are literal)."""
+        q = self.question
+        text = Text()
+        text.append(f"[{t(f'kind.{self.kind}', self.lang)}]", style="bold")
+        text.append(" · ")
+        text.append(q.topic)
+        tags = list(getattr(q, "tags", None) or [])
+        if tags:
+            text.append(f" · {t('review.tags', self.lang)}: {', '.join(tags)}")
+        difficulty = getattr(q, "difficulty", None)
+        if difficulty:
+            text.append(f" · {'★' * int(difficulty)}")
+        return text
+
+    def body_markdown(self) -> str:
+        if self.kind == "followup" and self.item is not None:
+            return self.item.q
+        if self.kind == "drill":
+            if self.variant is not None:
+                return self.variant.prompt
+            if self.item is not None:
+                return self.item.prompt
+        return self.question.title
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.meta_text(), classes="question--meta")
+        if self.kind in ("followup", "drill"):
+            yield Static(Text(t("review.parent", self.lang)), classes="question--parent-label")
+            yield Markdown(self.question.title, classes="question--parent")
+        title_class = " question--title" if self.kind == "question" else ""
+        yield Markdown(self.body_markdown(), classes="question--body" + title_class)

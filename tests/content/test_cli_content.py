@@ -1,0 +1,112 @@
+"""`quizapp validate`, `new`, `schema` and `drill`, driven through the real CLI entry point."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from quizapp.cli import main
+
+HERE = Path(__file__).parent
+GOOD_DIR = HERE / "fixtures" / "good"
+GRADING_DIR = HERE / "fixtures" / "grading"
+
+
+def test_validate_json_shape_on_a_good_bank(capsys):
+    assert main(["validate", str(GOOD_DIR), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report == {"questions": 1, "cards": 1 + 2 + 5, "drills": 5, "errors": []}
+
+
+def test_validate_uses_the_configured_content_dirs(capsys, monkeypatch):
+    monkeypatch.setenv("QUIZAPP_CONTENT", str(GOOD_DIR))
+    assert main(["validate"]) == 0
+    assert "1 questions, 8 cards, 5 drills: no problems" in capsys.readouterr().out
+    assert main(["--content", str(GRADING_DIR), "validate", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["drills"] == 6
+
+
+def test_new_writes_a_skeleton_that_validates_and_never_overwrites(tmp_path, capsys):
+    content = tmp_path / "bank"
+    assert main(["--content", str(content), "new", "kv-cache-70b", "--topic", "inference"]) == 0
+    path = content / "inference" / "kv-cache-70b.yaml"
+    assert capsys.readouterr().out.strip() == str(path)
+    text = path.read_text(encoding="utf-8")
+    assert text.count("#") > 10  # commented
+    assert main(["validate", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["errors"] == [] and report["drills"] == 1
+    path.write_text(text + "# my edits\n", encoding="utf-8")
+    assert main(["--content", str(content), "new", "kv-cache-70b", "--topic", "inference"]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert path.read_text(encoding="utf-8").endswith("# my edits\n")
+
+
+@pytest.mark.parametrize("bad_id", ["Bad Id", "../escape", ""])
+def test_new_rejects_ids_that_are_not_slugs(tmp_path, capsys, bad_id):
+    bank = tmp_path / "bank"
+    assert main(["--content", str(bank), "new", bad_id]) == 2
+    assert "slug" in capsys.readouterr().err
+    assert not bank.exists()
+
+
+def test_schema_prints_json_schema(capsys):
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["title"] == "quizapp question" and "drills" in schema["properties"]
+
+
+def test_drill_json_grades_an_answer(capsys):
+    code = main(["--content", str(GRADING_DIR), "drill", "grading-table/zero-one-gpu", "--answer", "37 GB", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"prompt", "expected", "unit", "verdict", "value", "mistake"} <= set(out)
+    assert out["expected"] == pytest.approx(112.0) and out["unit"] == "GB"
+    assert out["verdict"] == "wrong" and out["value"] == pytest.approx(37.0) and out["mistake"] == "zero-single-gpu"
+
+
+def test_drill_text_shows_breakdown_and_nulls_without_answer(capsys):
+    assert main(["--content", str(GOOD_DIR), "drill", "mini-adamw/states"]) == 0
+    out = capsys.readouterr().out
+    for term in ("weights", "gradients", "master_weights", "optimizer_states", "112.00 GB"):
+        assert term in out
+    assert main(["--content", str(GOOD_DIR), "drill", "mini-adamw/states", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["verdict"] is None and out["value"] is None and out["mistake"] is None
+
+
+def test_drill_seed_selects_a_reproducible_variant(capsys):
+    prompts = set()
+    for _ in range(2):
+        main(["--content", str(GOOD_DIR), "drill", "mini-adamw/states-vary", "--seed", "5", "--json"])
+        prompts.add(json.loads(capsys.readouterr().out)["prompt"])
+    assert len(prompts) == 1
+
+
+@pytest.mark.parametrize("reference", ["nope/states", "mini-adamw/nope", "mini-adamw"])
+def test_drill_unknown_reference_is_a_one_line_error(capsys, reference):
+    assert main(["--content", str(GOOD_DIR), "drill", reference]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("quizapp: ") and err.count("\n") == 1
+
+
+def test_validate_imports_neither_textual_nor_sqlmodel():
+    code = (
+        "import sys; from quizapp.cli import main; "
+        f"rc = main(['validate', {str(GOOD_DIR)!r}]); "
+        "bad = [m for m in ('textual', 'sqlmodel', 'sqlalchemy') if m in sys.modules]; "
+        "print('HEAVY', bad); sys.exit(rc)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "HEAVY []" in result.stdout
+
+
+def test_content_package_imports_neither_textual_nor_sqlmodel():
+    code = "import sys, quizapp.content; print([m for m in ('textual', 'sqlmodel') if m in sys.modules])"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.stdout.strip() == "[]", result.stderr

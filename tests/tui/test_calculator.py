@@ -1,0 +1,130 @@
+"""The what-if calculator screen: live figures equal quizapp.memory's, invalid input is flagged, copy as drill."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from quizapp import memory
+from quizapp.memory import format_bytes
+from quizapp.tui.screens.calculator import CalculatorScreen
+
+
+def shown(screen, selector: str) -> str:
+    return str(screen.query_one(selector).content)
+
+
+async def settle(pilot) -> None:
+    """Let the screen's coalesced recalculation and the breakdown-table swap run."""
+    for _ in range(3):
+        await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def open_calculator(app, pilot):
+    app.push_screen(CalculatorScreen())
+    await settle(pilot)
+    assert isinstance(app.screen, CalculatorScreen)
+    return app.screen
+
+
+async def type_into(pilot, screen, key: str, text: str) -> None:
+    field = screen.query_one(f"#input-{key}")
+    field.focus()
+    field.value = ""
+    await pilot.press(*text)
+    await settle(pilot)
+
+
+async def test_two_changed_fields_show_the_calculators_total(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        await type_into(pilot, screen, "batch", "4")
+        screen.query_one("#input-recompute").value = "full"
+        await settle(pilot)
+
+        # What the calculator says for the setup those two changes make (the other fields at their defaults).
+        expected = memory.breakdown(memory.setup_from_options(
+            {"model": "llama-2-7b", "batch": 4, "recompute": "full", "gpu": "a100-80g"}))
+        text = shown(screen, "#calc-total")
+        assert format_bytes(expected.total, "GB") in text
+        assert format_bytes(expected.total, "GiB") in text
+        # ... and differs from the default setup's total, so the two edits really took effect.
+        default = memory.breakdown(memory.setup_from_options({"model": "llama-2-7b"}))
+        assert format_bytes(default.total, "GB") not in text
+        assert screen.figures.setup.batch == 4 and screen.figures.setup.recompute == "full"
+
+
+async def test_fit_and_largest_batch_follow_the_gpu(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        screen.query_one("#input-model").value = "llama-3.2-1b"
+        screen.query_one("#input-gpu").value = "h100-80g"
+        await settle(pilot)
+        setup = memory.setup_from_options({"model": "llama-3.2-1b", "gpu": "h100-80g"})
+        largest = memory.max_batch(setup, setup.gpu, setup.reserve)
+        assert largest > 1
+        assert f"{largest:,}" in shown(screen, "#calc-derived")
+        assert "h100-80g" in shown(screen, "#calc-fit")
+
+
+async def test_invalid_combination_is_flagged_on_its_field(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        screen.query_one("#input-zero").value = "1"
+        screen.query_one("#input-offload").value = "optimizer+params"  # needs ZeRO stage 3
+        await settle(pilot)
+        assert screen.query_one("#field-offload").has_class("-invalid")
+        error = screen.query_one(".calc-field-error")
+        assert "ZeRO stage 3" in str(error.content)
+        siblings = list(error.parent.children)
+        assert siblings[siblings.index(error) - 1] is screen.query_one("#field-offload")  # right under it
+        assert screen.query_one("#calc-error").display
+        assert not screen.query_one("#calc-total").display
+        screen.query_one("#input-zero").value = "3"  # fixing it clears the flag
+        await pilot.pause()
+        assert not screen.query_one("#field-offload").has_class("-invalid")
+        assert not screen.query(".calc-field-error")
+        assert screen.query_one("#calc-total").display
+
+        await type_into(pilot, screen, "batch", "x")  # junk in a number field: flagged, not a crash
+        assert screen.query_one("#field-batch").has_class("-invalid")
+        assert app.screen is screen
+
+
+async def test_fields_that_do_not_apply_are_hidden_and_not_sent(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        assert not screen.query_one("#field-kv_dtype").display
+        screen.query_one("#input-method").value = "inference"
+        await settle(pilot)
+        assert screen.query_one("#field-kv_dtype").display
+        assert not screen.query_one("#field-optimizer").display
+        assert "optimizer" not in screen.figures.options
+        assert screen.figures.breakdown.term("kv_cache") is not None
+
+
+async def test_copy_as_drill_writes_the_file_and_backs_up_an_old_one(app_factory, tmp_path: Path):
+    target = tmp_path / "drills" / "what-if.yaml"
+    target.parent.mkdir()
+    target.write_text("old: content\n", encoding="utf-8")
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        await type_into(pilot, screen, "seq", "4096")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert type(dialog).__name__ == "DrillSnippetScreen"
+        assert "seq: 4096" in str(dialog.query_one("#snippet-yaml").content)  # shown on screen
+        dialog.query_one("#snippet-path").value = str(target)
+        await pilot.click("#snippet-save")
+        await pilot.pause()
+        assert app.screen is screen
+    written = target.read_text(encoding="utf-8")
+    assert "seq: 4096" in written and "ask: total" in written
+    assert (tmp_path / "drills" / "what-if.yaml.bak").read_text(encoding="utf-8") == "old: content\n"

@@ -1,0 +1,130 @@
+"""Home, the problems modal, the command palette's entries, i18n and the pure helpers behind them."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from textual.widgets import DataTable
+
+from quizapp.tui.formatting import format_duration, format_interval, format_percent
+from quizapp.tui.i18n import WORDS, t
+from quizapp.tui.session import SessionTally
+
+
+async def settle(app, pilot) -> None:
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_home_counts_match_the_store(app_factory, store, bank):
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one("#topics", DataTable)
+        counts = store.counts()
+        for topic in bank.topics():
+            row = [str(cell) for cell in table.get_row(topic)]
+            c = counts[topic]
+            assert row == [topic, str(c.due), str(c.new), str(c.learned)]
+        assert [str(x) for x in table.get_row("__all__")][1:] == [str(counts[""].due), str(counts[""].new), str(counts[""].learned)]
+
+
+async def test_problems_banner_and_modal_list_file_and_line(app_factory, broken_bank_dir):
+    from quizapp.content import load_bank
+
+    bank = load_bank([broken_bank_dir])
+    app = app_factory(bank=bank)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        banner = app.screen.query_one("#problems-banner")
+        assert banner.display and str(len(bank.problems)) in str(banner.render())
+        await pilot.press("p")
+        await pilot.pause()
+        from quizapp.tui.screens.problems import ProblemsScreen
+
+        assert isinstance(app.screen, ProblemsScreen)
+        shown = [str(o.prompt) for o in app.screen.query_one("#problem-list")._options]
+        assert shown == [str(p) for p in bank.problems]
+        assert all("broken.yaml:" in line for line in shown)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ProblemsScreen)
+
+
+async def test_no_problems_means_no_banner_and_no_p_key(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        assert not app.screen.query_one("#problems-banner").display
+        assert not app.screen.check_action("problems", ())
+
+
+async def test_screens_not_built_yet_show_a_notice(app_factory, monkeypatch):
+    import importlib
+
+    real = importlib.import_module
+
+    def missing(name, *args):
+        if name in ("quizapp.tui.screens.stats", "quizapp.tui.screens.calculator"):
+            raise ImportError(name)
+        return real(name, *args)
+
+    monkeypatch.setattr(importlib, "import_module", missing)
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        home = app.screen
+        await pilot.press("s")
+        await pilot.pause()
+        assert app.screen is home
+        assert any("not available yet" in n.message for n in app._notifications)
+
+
+async def test_palette_offers_topic_jumps_and_screen_actions(app_factory, bank):
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        titles = [c.title for c in app.get_system_commands(app.screen)]
+        for topic in bank.topics():
+            assert f"Review topic: {topic}" in titles
+        assert "Start review" in titles and "Cram a topic" in titles
+        jump = next(c for c in app.get_system_commands(app.screen) if c.title == "Review topic: inference")
+        jump.callback()
+        await settle(app, pilot)
+        assert app.screen.topic == "inference" and app.screen.current.question.topic == "inference"
+
+
+async def test_footer_and_buttons_in_chinese(app_factory):
+    app = app_factory(lang="zh")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        descriptions = {b.binding.description for b in app.screen.active_bindings.values()}
+        assert {"复习", "突击", "退出"} <= descriptions
+
+
+def test_every_word_has_both_languages():
+    assert set(WORDS["en"]) == set(WORDS["zh"])
+    assert [t(f"rating.{r}", "zh") for r in (1, 2, 3, 4)] == ["重来", "困难", "良好", "简单"]
+    assert t("no.such.key", "zh") == "no.such.key"
+
+
+def test_interval_and_duration_formatting():
+    assert format_interval(timedelta(seconds=30)) == "<1m"
+    assert format_interval(timedelta(minutes=10)) == "10m"
+    assert format_interval(timedelta(minutes=5, seconds=30)) == "5.5m"
+    assert format_interval(timedelta(days=8)) == "8d"
+    assert format_interval(timedelta(days=8), "zh") == "8天"
+    assert format_interval(timedelta(days=400)) == "1.1y"
+    assert format_duration(95) == "1m 35s"
+    assert format_percent(1, 3) == "33%" and format_percent(0, 0) == "–"
+
+
+def test_tally_counts_drills_and_forgets_undone_ratings():
+    tally = SessionTally(started=10.0)
+    tally.record("a/question/main", None)
+    tally.record("a/drill/x", "correct")
+    tally.record("b/drill/y", "wrong")
+    tally.unrecord("b/drill/y")
+    summary = tally.summary(70.0, None)
+    assert (summary.reviewed, summary.drills, summary.drills_correct, summary.seconds) == (2, 1, 1, 60.0)

@@ -1,0 +1,279 @@
+"""Pilot tests that drive whole sessions against a tmp database and content folder, and check the
+database rows after each step (review_log and card, read with a second sqlite3 connection)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, Markdown, Static, TextArea
+
+from quizapp.memory import evaluate, mistake_values, setup_from_options
+
+
+async def settle(app, pilot) -> None:
+    """Let pending messages and the database workers finish."""
+    for _ in range(3):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def log_rows(query_db):
+    return query_db("SELECT card_id, rating, mode, answer, verdict, mistake FROM review_log ORDER BY id")
+
+
+def static_text(widget: Static) -> str:
+    return str(widget.render())
+
+
+async def start_review(app, pilot):
+    await settle(app, pilot)
+    await pilot.press("r")
+    await settle(app, pilot)
+    from quizapp.tui.screens.review import ReviewScreen
+
+    assert isinstance(app.screen, ReviewScreen)
+    return app.screen
+
+
+async def test_reveal_rate_and_undo_write_and_remove_log_rows(app_factory, query_db, store):
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start_review(app, pilot)
+        first = screen.current.card_id
+        assert first == store.next_card().card_id  # the screen shows the store's queue
+        assert not screen.check_action("rate", ())  # rating keys only after reveal
+        await pilot.press("3")
+        await settle(app, pilot)
+        assert log_rows(query_db) == []
+
+        area = screen.query_one("#own-answer", TextArea)
+        area.focus()
+        await pilot.press("a", "space", "b")  # space types a space in the editor, it does not reveal
+        assert area.text == "a b"
+        assert not screen.revealed
+        await pilot.press("ctrl+r")  # reveals from inside the editor
+        assert screen.revealed
+        assert screen.query("#answer")
+        await pilot.press("3")
+        await settle(app, pilot)
+        assert log_rows(query_db) == [(first, 3, "review", "a b", None, None)]
+        reps, state = query_db("SELECT reps, state FROM card WHERE card_id = ?", first)[0]
+        assert reps == 1
+        assert screen.current.card_id != first
+        assert screen.tally.reviewed == 1
+
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert log_rows(query_db) == []
+        assert query_db("SELECT reps FROM card WHERE card_id = ?", first) == [(0,)]
+        assert screen.current.card_id == first  # the undone card is shown again
+        assert screen.tally.reviewed == 0
+
+
+async def test_whole_review_session_ends_in_summary(app_factory, query_db, bank):
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start_review(app, pilot)
+        seen = []
+        for _ in range(20):
+            from quizapp.tui.screens.summary import SummaryScreen
+
+            if isinstance(app.screen, SummaryScreen):
+                break
+            seen.append(screen.current.card_id)
+            if screen.current.kind == "drill":
+                screen.query_one("#drill-input", Input).value = "1 GB"
+                await pilot.press("enter")  # graded (wrong) and revealed
+            else:
+                await pilot.press("space")
+            await pilot.press("4")  # Easy graduates the card at once
+            await settle(app, pilot)
+        assert isinstance(app.screen, SummaryScreen)
+        rows = log_rows(query_db)
+        assert [r[0] for r in rows] == seen
+        assert all(r[1] == 4 and r[2] == "review" for r in rows)
+        assert app.screen.summary.reviewed == len(seen)
+        # every question card was reviewed (siblings of a reviewed question are buried until tomorrow)
+        assert {q.id + "/question/main" for q in bank.questions} <= set(seen)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        from quizapp.tui.screens.home import HomeScreen
+
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def drill_screen(app, pilot, card_id: str):
+    """A cram session on one drill card (as the debrief screen starts it)."""
+    await settle(app, pilot)
+    app.start_review("cram", card_ids=[card_id])
+    await settle(app, pilot)
+    return app.screen
+
+
+DRILL = "single-gpu/drill/adamw-7b"
+DRILL_SETUP = dict(model="llama-2-7b", method="full", precision="bf16-mixed", optimizer="adamw", gpu="a100-80g")
+
+
+async def test_numeric_drill_right_answer_suggests_good_and_enter_accepts(app_factory, query_db):
+    expected_gb = evaluate(setup_from_options(DRILL_SETUP), "model_states") / 1e9
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await drill_screen(app, pilot, DRILL)
+        assert screen.current.kind == "drill"
+        box = screen.query_one("#drill-input", Input)
+        assert "GB" in box.placeholder
+        box.value = f"{expected_gb:.1f} GB"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.grade.verdict == "correct"
+        assert screen.revealed
+        assert "Correct" in static_text(screen.query_one("#verdict", Static))
+        await pilot.press("enter")  # accepts the suggested rating (Good)
+        await settle(app, pilot)
+        assert log_rows(query_db) == [(DRILL, 3, "cram", f"{expected_gb:.1f} GB", "correct", None)]
+        # cram leaves the schedule alone
+        assert query_db("SELECT reps FROM card WHERE card_id = ?", DRILL) == [(0,)]
+
+
+async def test_numeric_drill_wrong_answer_names_the_mistake(app_factory, query_db):
+    setup = setup_from_options(DRILL_SETUP)
+    forgot_optimizer_gb = mistake_values(setup, "model_states")["no-optimizer"] / 1e9
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await drill_screen(app, pilot, DRILL)
+        box = screen.query_one("#drill-input", Input)
+        box.value = f"{forgot_optimizer_gb:.2f}"  # unitless: read in the drill's unit (GB)
+        await pilot.press("enter")
+        await pilot.pause()
+        grade = screen.grade
+        assert grade.verdict == "wrong"
+        assert grade.mistake_id == "no-optimizer"
+        verdict = static_text(screen.query_one("#verdict", Static))
+        assert grade.mistake_label in verdict
+        assert screen.query_one("#rating-bar").suggested == 1
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert log_rows(query_db) == [(DRILL, 1, "cram", f"{forgot_optimizer_gb:.2f}", "wrong", "no-optimizer")]
+
+
+async def test_unparseable_answer_can_be_retyped(app_factory, query_db):
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await drill_screen(app, pilot, DRILL)
+        box = screen.query_one("#drill-input", Input)
+        box.value = "about a lot"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.grade.verdict == "unparseable"
+        assert not screen.revealed
+        assert not box.disabled and box.value == "about a lot"  # kept, to fix
+        assert not screen.check_action("rate", ())
+        box.value = "1 GB"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.grade.verdict == "wrong"
+        assert screen.revealed
+        assert log_rows(query_db) == []
+
+
+async def test_cram_topic_from_home_logs_cram_rows_without_rescheduling(app_factory, query_db, bank):
+    app = app_factory()
+    topic_cards = [c.card_id for c in bank.cards() if c.topic == "inference"]
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        from quizapp.tui.screens.topic_picker import TopicPickerScreen
+
+        assert isinstance(app.screen, TopicPickerScreen)
+        options = app.screen.query_one("OptionList")
+        index = [o.id for o in options._options].index("inference")
+        options.highlighted = index
+        await pilot.press("enter")
+        await settle(app, pilot)
+        screen = app.screen
+        assert screen.mode == "cram" and screen.topic == "inference"
+        for expected in topic_cards:
+            assert screen.current.card_id == expected
+            if screen.current.kind == "drill":
+                await pilot.press("escape")  # leave the answer box without answering
+            await pilot.press("space", "2")
+            await settle(app, pilot)
+        from quizapp.tui.screens.summary import SummaryScreen
+
+        assert isinstance(app.screen, SummaryScreen)
+    rows = log_rows(query_db)
+    assert [r[0] for r in rows] == topic_cards
+    assert {r[2] for r in rows} == {"cram"}
+    assert query_db("SELECT SUM(reps) FROM card") == [(0,)]
+
+
+async def test_escape_leaves_the_editor_before_going_home(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start_review(app, pilot)
+        area = screen.query_one("#own-answer", TextArea)
+        area.focus()
+        await pilot.press("x")
+        await pilot.press("escape")
+        assert app.screen is screen and area.text == "x"
+        await pilot.press("escape")
+        from quizapp.tui.screens.home import HomeScreen
+
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_database_error_shows_a_message_and_keeps_the_typed_answer(app_factory, store, query_db):
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start_review(app, pilot)
+        area = screen.query_one("#own-answer", TextArea)
+        area.load_text("my careful answer [b]")
+
+        def broken(*args, **kwargs):
+            from quizapp.store import StoreError
+
+            raise StoreError("review.sqlite3: database is locked")
+
+        store.review = broken
+        await pilot.press("space", "3")
+        await settle(app, pilot)
+        assert app.screen is screen
+        assert area.text == "my careful answer [b]"
+        assert any("database is locked" in n.message for n in app._notifications)
+        assert log_rows(query_db) == []
+
+
+async def test_edit_runs_the_editor_and_reloads_the_question(app_factory, tiny_bank_dir, tmp_path):
+    script = tmp_path / "editor.py"
+    script.write_text(
+        "import sys, pathlib\n"
+        "p = pathlib.Path(sys.argv[1])\n"
+        "p.write_text(p.read_text(encoding='utf-8').replace('generic alias', 'EDITED alias'), encoding='utf-8')\n"
+    )
+    import sys
+
+    app = app_factory(editor=f"{sys.executable} {script}")
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start_review(app, pilot)
+        assert screen.current.card_id == "brackets/question/main"
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert "EDITED alias" in app.bank.question("brackets").answer
+        await pilot.press("space")
+        await pilot.pause()
+        answer = screen.query_one("#answer .answer--standard", Markdown)
+        assert "EDITED" in answer.source
+
+
+@pytest.mark.parametrize("lang, again", [("en", "Again"), ("zh", "重来")])
+async def test_rating_buttons_speak_the_language(app_factory, lang, again):
+    app = app_factory(lang=lang)
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await start_review(app, pilot)
+        await pilot.press("space")
+        await pilot.pause()
+        labels = [str(b.label) for b in screen.query("#rating-bar Button")]
+        assert labels[0].startswith(f"1 {again}")
+        if lang == "zh":
+            assert [label.split()[1] for label in labels] == ["重来", "困难", "良好", "简单"]
