@@ -4,7 +4,7 @@ Run: /tmp/venv/bin/python benchmarks/bench_store.py [--keep DIR]
 Prints: start-up sync of a 1,000-question bank (~5,000 cards) into a new and into a full database,
 opening the full database (with its read-only pre-check), picking the next card and recording one
 review (targets: under 10 ms each), undo, counts() and today().
-The history is simulated with fsrs itself (40 answers per reviewed card over a year), so card states,
+The history is simulated with fsrs itself (50 weekly answers per card for 4,000 cards), so card states,
 due dates and log rows look like a real year of use; it is written in bulk, then timed calls go
 through the public Store API on a file-backed database (WAL, synchronous=FULL).
 """
@@ -14,16 +14,18 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from importlib.metadata import version
 from pathlib import Path
 
 import fsrs
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
 
 from quizapp.clock import FakeClock
 from quizapp.store import SchedulerConfig, Store
@@ -71,14 +73,16 @@ def report(name: str, samples: list[float]) -> None:
 
 
 def simulate_history(specs: list[Spec], now: datetime, rng: random.Random):
-    """fsrs-scheduled answers for the first REVIEWED_CARDS cards, the last ones ending near `now`."""
+    """fsrs-scheduled answers for the first REVIEWED_CARDS cards: weekly for the past year."""
     scheduler = fsrs.Scheduler(enable_fuzzing=False)
     card_rows, log_rows = [], []
     for spec in specs[:REVIEWED_CARDS]:
         card = fsrs.Card(card_id=1)
-        when = now - timedelta(days=365) + timedelta(minutes=rng.randrange(60 * 24 * 30))
+        offset = timedelta(minutes=rng.randrange(60 * 24 * 7))
         reps = lapses = 0
-        for _ in range(ANSWERS_PER_CARD):
+        for i in range(ANSWERS_PER_CARD):
+            # one answer a week for a year, the last ones 2 to 3 weeks ago (today starts empty)
+            when = now - timedelta(days=365) + timedelta(days=7 * i) + offset
             rating = fsrs.Rating(rng.choices((1, 2, 3, 4), (10, 10, 70, 10))[0])
             prev_state, prev_reps = int(card.state), reps
             card, _ = scheduler.review_card(card, rating, when)
@@ -88,9 +92,6 @@ def simulate_history(specs: list[Spec], now: datetime, rng: random.Random):
                                  duration_ms=rng.randrange(60_000), mode="review", prev_state=prev_state,
                                  prev_reps=prev_reps, card_before=json.dumps({"reps": prev_reps}),
                                  buried_siblings="{}"))
-            # squeeze a year of answers into the window: come back after a fraction of the interval
-            gap = (card.due - when) * rng.uniform(0.02, 0.2)
-            when = min(when + max(gap, timedelta(minutes=1)), now - timedelta(minutes=1))
         card_rows.append(dict(b_id=spec.card_id, state=int(card.state), step=card.step,
                               stability=card.stability, difficulty=card.difficulty,
                               due=now - timedelta(days=rng.uniform(-30, 10)), last_review=card.last_review,
@@ -111,8 +112,7 @@ def main() -> int:
     config = SchedulerConfig(tz=timezone.utc, fuzz_seed=1, new_per_day=10_000, reviews_per_day=10_000)
     specs = make_bank()
     rng = random.Random(42)
-    print(f"python {sys.version.split()[0]}, fsrs {fsrs.__version__ if hasattr(fsrs, '__version__') else '6.x'}, "
-          f"database {path}")
+    print(f"python {sys.version.split()[0]}, fsrs {version('fsrs')}, sqlite {sqlite3.sqlite_version}, database {path}")
 
     store = Store.open(path, clock, config)
     start = time.perf_counter()
@@ -121,8 +121,6 @@ def main() -> int:
 
     started = time.perf_counter()
     card_rows, log_rows = simulate_history(specs, clock.now(), rng)
-    from sqlalchemy import bindparam
-
     with store.engine.begin() as conn:
         conn.execute(update(Card.__table__).where(Card.__table__.c.card_id == bindparam("b_id")).values(
             **{k: bindparam(k) for k in card_rows[0] if k != "b_id"}), card_rows)
@@ -145,7 +143,7 @@ def main() -> int:
         card = store.next_card()
         store.review(card.card_id, rng.choice((1, 3, 3, 3, 4)), duration_ms=5000)
 
-    picks = [store.next_card().card_id for _ in range(1)]
+    preview_card = store.next_card().card_id
     review_ms = []
     for _ in range(200):
         card = store.next_card()
@@ -158,7 +156,7 @@ def main() -> int:
     report("undo()", timed(store.undo, 100))
     report("counts()", timed(store.counts, 20))
     report("today()", timed(store.today, 20))
-    report("preview()", timed(lambda: store.preview(picks[0]), 50))
+    report("preview()", timed(lambda: store.preview(preview_card), 50))
     store.close()
     if not args.keep:
         for suffix in ("", "-wal", "-shm"):

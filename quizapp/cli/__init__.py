@@ -26,6 +26,7 @@ class GlobalOptions:
     content_dirs: tuple[Path, ...]  # empty = the bundled bank
     db_path: Path | None  # None = platformdirs default (quizapp.locations)
     lang: str  # "en" | "zh"
+    lang_given: bool = False  # chosen by --lang or QUIZAPP_LANG (then a stored setting must not override it)
 
 
 class CliError(Exception):
@@ -72,10 +73,10 @@ def resolve_options(args: argparse.Namespace, environ: os._Environ | dict) -> Gl
     else:
         dirs = ()
     db = args.db or (Path(environ["QUIZAPP_DB"]) if environ.get("QUIZAPP_DB") else None)
-    lang = args.lang or environ.get("QUIZAPP_LANG") or "en"
-    if lang not in ("en", "zh"):
-        raise CliError(f"QUIZAPP_LANG={lang!r}: expected 'en' or 'zh'")
-    return GlobalOptions(content_dirs=dirs, db_path=db, lang=lang)
+    given = args.lang or environ.get("QUIZAPP_LANG")
+    if given is not None and given not in ("en", "zh"):
+        raise CliError(f"QUIZAPP_LANG={given!r}: expected 'en' or 'zh'")
+    return GlobalOptions(content_dirs=dirs, db_path=db, lang=given or "en", lang_given=bool(given))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,11 +12,6 @@ import sys
 from pathlib import Path
 
 
-def _lang_was_given(argv: list[str], environ) -> bool:
-    """Whether --lang or QUIZAPP_LANG chose the language (so the stored setting must not override it)."""
-    return bool(environ.get("QUIZAPP_LANG")) or any(a == "--lang" or a.startswith("--lang=") for a in argv)
-
-
 def _stored_setting(store, key: str) -> str | None:
     getter = getattr(store, "get_setting", None)
     if getter is None:
@@ -47,7 +42,7 @@ def run_app(options, prepare=None) -> int:
         bank = load_bank(content_dirs)
         store.sync(bank.cards())
         lang = options.lang
-        if not _lang_was_given(sys.argv[1:], os.environ):
+        if not options.lang_given:
             stored = _stored_setting(store, "lang")
             lang = stored if stored in ("en", "zh") else lang
 

@@ -163,7 +163,7 @@ def _as_text(b, fit, max_what, solved, flops, step, setup) -> str:
         lines.extend(f"{'':<18}{c}" for c in chunks[1:])
 
     for t in b.terms:
-        row(t.name, f"{t.formula} = {t.substituted}", t.bytes)
+        row(t.name, t.formula if t.formula == t.substituted else f"{t.formula} = {t.substituted}", t.bytes)
     lines.append("-" * (18 + width + 20))
     row("total", "sum of the terms", b.total)
     if b.cpu:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 from quizapp.memory.activations import activation_formula, activation_parts
 from quizapp.memory.models import ModelSpec
@@ -74,8 +73,6 @@ def _num(x: int | float) -> str:
     return f"{x:,.6g}" if abs(x) >= 1 else repr(x)
 
 
-def _exact(x: Fraction) -> int | float:
-    return int(x) if x.denominator == 1 else float(x)
 
 
 def lora_params(model: ModelSpec, rank: int, targets: str) -> int:
@@ -119,8 +116,8 @@ def _optimizer_bytes(setup: Setup, trainable: int) -> tuple[int | float, str, st
     # adamw-8bit (bitsandbytes): 2 bytes/param + fp32 absmax per 256-value block per state;
     # tensors under 4096 elements stay 32-bit (halved in pure bf16).
     if not setup.model.has_shape:
-        total = Fraction(trainable) * Fraction(2 + Fraction(8, 256))
-        return (_exact(total), "(2 + 8/256)·Ψ", f"2.03125 × {_num(trainable)}",
+        total = 2 * trainable + (trainable // 32 if trainable % 32 == 0 else trainable / 32)  # 8/256 = 1/32
+        return (total, "(2 + 8/256)·Ψ", f"2.03125 × {_num(trainable)}",
                 "8-bit AdamW, block 256 with fp32 absmax; small tensors' 32-bit states not counted (no shape)")
     total = 0
     for rows, cols, n in _trainable_tensors(setup):

@@ -328,7 +328,8 @@ def _shape(options: Mapping[str, object], base: ModelSpec | None) -> ModelSpec:
     heads = int(values.get("heads", base.heads if base else 0))
     kv_heads = int(values.get("kv_heads", base.kv_heads if base else 0))
     if hidden % heads:
-        divisors = sorted((d for d in range(1, hidden + 1) if hidden % d == 0), key=lambda d: (abs(d - heads), d))[:4]
+        near = (d for d in range(max(1, heads - 4096), heads + 4096) if hidden % d == 0)
+        divisors = sorted(near, key=lambda d: (abs(d - heads), d))[:4] or [1]
         raise SetupError("heads", f"{heads} heads do not divide hidden {hidden}; expected a divisor of hidden "
                                   f"(e.g. {', '.join(map(str, sorted(divisors)))})")
     if heads % kv_heads:

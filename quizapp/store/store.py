@@ -317,9 +317,7 @@ class Store:
             CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False), CARD.c.reps > 0)
         with self._read() as conn:
             value = conn.execute(query).scalar()
-        if value is None:
-            return None
-        return CARD.c.due.type.process_result_value(value, None) if isinstance(value, str) else value
+        return value  # min/max keep the column's type, so this is a UTC-aware datetime (or None)
 
     def cram(self, topic: str | None = None, card_ids: Sequence[str] | None = None) -> list[str]:
         """Card ids to practise without touching the schedule (answer them with mode="cram").
@@ -335,15 +333,14 @@ class Store:
                 missing = [cid for cid in ids if cid not in known]
                 if missing:
                     raise StoreError(f"{self.path}: unknown card {missing[0]!r}")
-                return [cid for cid in ids if topic is None or cid in self._topic_ids(conn, topic)]
+                if topic is None:
+                    return ids
+                in_topic = set(conn.execute(select(CARD.c.card_id).where(CARD.c.topic == topic)).scalars())
+                return [cid for cid in ids if cid in in_topic]
             query = select(CARD.c.card_id).where(CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False))
             if topic is not None:
                 query = query.where(CARD.c.topic == topic)
             return list(conn.execute(query.order_by(CARD.c.bank_order, CARD.c.card_id)).scalars())
-
-    @staticmethod
-    def _topic_ids(conn: Connection, topic: str) -> set[str]:
-        return set(conn.execute(select(CARD.c.card_id).where(CARD.c.topic == topic)).scalars())
 
     # --- answering ------------------------------------------------------------------------------
 

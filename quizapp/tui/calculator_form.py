@@ -268,6 +268,20 @@ SNIPPET_ASKS = {
 _ASK_WORDS = {"B": "how many billion parameters", "s": "how many seconds", "GB": "how many GB"}
 
 
+def snippet_asks(setup) -> list[str]:
+    """The asks a drill of this setup can be graded on (the calculator can evaluate them)."""
+    from quizapp.memory import SetupError, evaluate
+
+    usable = []
+    for ask in SNIPPET_ASKS:
+        try:
+            evaluate(setup, ask)
+        except (SetupError, ValueError, ZeroDivisionError):
+            continue
+        usable.append(ask)
+    return usable
+
+
 def drill_snippet(options: Mapping[str, object], ask: str = "total", drill_id: str | None = None) -> str:
     """The setup as a YAML drill (a one-item list to paste under a question's `drills:`).
 

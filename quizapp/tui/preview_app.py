@@ -31,9 +31,9 @@ class PreviewApp(App[None]):
         return t(key, self.settings.lang)
 
     def on_mount(self) -> None:
-        from quizapp.tui.screens.preview import PreviewScreen
+        from quizapp.tui.screens.preview import PreviewScreen, display_name
 
-        self.sub_title = str(self.path)
+        self.sub_title = display_name(self.path)
         self.push_screen(PreviewScreen(self.path, poll_seconds=self.poll_seconds))
 
 

@@ -128,3 +128,19 @@ async def test_copy_as_drill_writes_the_file_and_backs_up_an_old_one(app_factory
     written = target.read_text(encoding="utf-8")
     assert "seq: 4096" in written and "ask: total" in written
     assert (tmp_path / "drills" / "what-if.yaml.bak").read_text(encoding="utf-8") == "old: content\n"
+
+
+def test_calculator_snapshot(snap_compare, app_factory):
+    async def run_before(pilot) -> None:
+        await open_calculator(pilot.app, pilot)
+
+    assert snap_compare(app_factory(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_calculator_snapshot_invalid_field(snap_compare, app_factory):
+    async def run_before(pilot) -> None:
+        screen = await open_calculator(pilot.app, pilot)
+        screen.query_one("#input-offload").value = "optimizer+params"
+        await settle(pilot)
+
+    assert snap_compare(app_factory(), terminal_size=(100, 32), run_before=run_before)

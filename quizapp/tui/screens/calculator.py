@@ -266,8 +266,8 @@ class CalculatorScreen(Screen[None]):
         text = Text()
         for (name, value, share), label in zip(rows, names):
             text.append(f"{label:<{width}}")
-            text.append(form.bar(share, 20), style="bold")
-            text.append(f" {share:6.1%}  {_gb(value)}\n")
+            text.append(form.bar(share, 8), style="bold")
+            text.append(f" {share:5.1%} {value / 1e9:,.1f}\n")  # GB, as the subtitle says
         text.rstrip()
         return text
 
@@ -280,4 +280,4 @@ class CalculatorScreen(Screen[None]):
             return
         from quizapp.tui.screens.drill_snippet import DrillSnippetScreen
 
-        self.app.push_screen(DrillSnippetScreen(dict(figures.options)))
+        self.app.push_screen(DrillSnippetScreen(dict(figures.options), form.snippet_asks(figures.setup)))

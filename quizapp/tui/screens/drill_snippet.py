@@ -25,9 +25,10 @@ class DrillSnippetScreen(ModalScreen[Path | None]):
     CSS_PATH = "drill_snippet.tcss"
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="cancel")]
 
-    def __init__(self, options: dict[str, object]) -> None:
+    def __init__(self, options: dict[str, object], asks: list[str] | None = None) -> None:
         super().__init__()
         self.options = options
+        self.asks = asks or ["total"]
 
     def _t(self, key: str) -> str:
         return self.app.t(key)  # type: ignore[attr-defined]
@@ -37,7 +38,7 @@ class DrillSnippetScreen(ModalScreen[Path | None]):
             yield Static(Text(self._t("snippet.title")), classes="screen-title")
             with Horizontal(classes="snippet-row"):
                 yield Label(Text(self._t("snippet.ask")), classes="snippet-label")
-                yield Select([(a, a) for a in form.SNIPPET_ASKS], value="total", allow_blank=False, compact=True,
+                yield Select([(a, a) for a in self.asks], value=self.asks[0], allow_blank=False, compact=True,
                              id="snippet-ask")
             with VerticalScroll(id="snippet-yaml-box"):
                 yield Static(Text(self.snippet()), id="snippet-yaml")
@@ -54,10 +55,10 @@ class DrillSnippetScreen(ModalScreen[Path | None]):
 
     def ask(self) -> str:
         value = self.query_one("#snippet-ask", Select).value
-        return value if isinstance(value, str) else "total"
+        return value if isinstance(value, str) else self.asks[0]
 
     def snippet(self) -> str:
-        ask = "total"
+        ask = self.asks[0]
         if self.is_mounted:
             ask = self.ask()
         return form.drill_snippet(self.options, ask)

@@ -32,6 +32,14 @@ def file_signature(path: Path) -> tuple[int, int] | None:
     return info.st_mtime_ns, info.st_size
 
 
+def display_name(path: Path) -> str:
+    """The path relative to the working folder when it is inside it, else just the file name."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return path.name
+
+
 def annotated_source(source: str, problems: list[Any]) -> Text:
     """The file with line numbers and, under each line a problem names, a caret at its column and the message."""
     by_line: dict[int, list[Any]] = {}
@@ -45,8 +53,9 @@ def annotated_source(source: str, problems: list[Any]) -> Text:
         text.append(f"{number:>{width}} │ ", style="bold red" if flagged else "dim")
         text.append(line + "\n")
         for problem in by_line.get(number, []):
-            caret = " " * (width + 3 + max(int(problem.col), 1) - 1) + "^ "
-            text.append(caret, style="bold red")
+            text.append(" " * (width + 3 + max(int(problem.col), 1) - 1), style="dim")
+            text.append("^\n", style="bold red")
+            text.append(" " * (width + 3), style="dim")
             text.append(f"{problem.line}:{problem.col} {problem.path}: {problem.message}\n", style="red")
     beyond = [p for n, ps in by_line.items() if n > len(lines) for p in ps]
     for problem in beyond:
@@ -132,7 +141,7 @@ class PreviewScreen(Screen[None]):
     # --- rendering -----------------------------------------------------------------------------------
     async def _show_file(self, unreadable: str | None = None) -> None:
         status = self.query_one("#preview-status", Static)
-        name = str(self.path)
+        name = display_name(self.path)
         if unreadable is not None:
             status.update(Text(self._t("preview.unreadable").format(file=name, error=unreadable)))
             status.set_class(True, "-problems")

@@ -80,6 +80,8 @@ class FigureChart(Vertical):
             else:
                 plt.stacked_bar(x, [values for _, values in self._series], labels=[n for n, _ in self._series],
                                 width=0.8)
+            top = max((sum(v) for v in zip(*(values for _, values in self._series))), default=0)
+            plt.ylim(0, max(top, 1) * 1.05)  # empty days sit on the axis instead of drawing a stub bar
             ticks = x[::-1][::tick_every][::-1]  # always label the last (today / the newest) bar
             plt.xticks(ticks, [self._labels[i - 1] for i in ticks])
         plot.refresh()

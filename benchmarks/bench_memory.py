@@ -1,0 +1,57 @@
+"""Benchmark of the memory calculator: one breakdown, inverse solves, and `quizapp calc` as a process.
+
+Targets (issue 2): breakdown well under 1 ms, an inverse solve under 20 ms, `quizapp calc` well under
+300 ms. Run: /tmp/venv/bin/python benchmarks/bench_memory.py [path/to/quizapp]
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+from pathlib import Path
+
+
+def _per_call_ms(fn, number: int, repeat: int = 5) -> float:
+    """Median over `repeat` rounds of the mean time of one call, in ms."""
+    rounds = timeit.repeat(fn, number=number, repeat=repeat)
+    return statistics.median(rounds) / number * 1000
+
+
+def main() -> None:
+    from quizapp.memory import GPUS, PRESETS, Setup, breakdown, max_batch, max_params, max_seq
+
+    setup = Setup(PRESETS["llama-2-7b"], impl="hf", attention="eager")
+    print(f"breakdown (llama-2-7b, hf, eager)            {_per_call_ms(lambda: breakdown(setup), 2000) * 1000:8.1f} µs")
+    qlora = Setup(PRESETS["llama-3-8b"], method="qlora", recompute="full")
+    a100 = GPUS["a100-80g"]
+    print(f"max_batch (llama-3-8b qlora, a100-80g)       {_per_call_ms(lambda: max_batch(qlora, a100), 50):8.2f} ms")
+    print(f"max_seq   (llama-3-8b qlora, a100-80g)       {_per_call_ms(lambda: max_seq(qlora, a100), 50):8.2f} ms")
+    full = Setup(PRESETS["llama-2-7b"], recompute="full")
+    r4090 = GPUS["rtx-4090"]
+    print(f"max_params (llama-2-7b family, rtx-4090)     {_per_call_ms(lambda: max_params(full, r4090), 50):8.2f} ms")
+
+    exe = sys.argv[1] if len(sys.argv) > 1 else (shutil.which("quizapp") or str(Path(sys.executable).with_name("quizapp")))
+    argv = [exe, "calc", "--model", "llama-2-7b", "--gpu", "rtx-4090", "--max", "batch", "--method", "qlora"]
+    subprocess.run(argv, check=True, capture_output=True)  # warm the file cache
+    times = []
+    for _ in range(15):
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, capture_output=True)
+        times.append((time.perf_counter() - start) * 1000)
+    print(f"`quizapp calc ... --max batch` process       {statistics.median(times):8.1f} ms median of 15 "
+          f"(min {min(times):.1f}, max {max(times):.1f})")
+    bare = [sys.executable, "-c", "pass"]
+    base = []
+    for _ in range(15):
+        start = time.perf_counter()
+        subprocess.run(bare, check=True)
+        base.append((time.perf_counter() - start) * 1000)
+    print(f"  (bare `python -c pass` on this machine       {statistics.median(base):8.1f} ms median)")
+
+
+if __name__ == "__main__":
+    main()
