@@ -61,7 +61,9 @@ def test_one_review_and_a_clean_quit(tmp_path: Path):
         wait_for(session, "smoke")  # home lists the topic
         tmux("send-keys", "-t", session, "r")
         wait_for(session, "why is [/] shown literally?")
-        tmux("send-keys", "-t", session, "Space")
+        tmux("send-keys", "-t", session, "-l", "use [b]markup[/b] 2")  # typed into the focused answer box
+        wait_for(session, "use [b]markup[/b] 2")
+        tmux("send-keys", "-t", session, "C-r")
         wait_for(session, "never Textual markup")
         tmux("send-keys", "-t", session, "4")  # Easy: graduates, so the session ends
         wait_for(session, "Cards reviewed: 1")
@@ -73,5 +75,5 @@ def test_one_review_and_a_clean_quit(tmp_path: Path):
     finally:
         tmux("kill-session", "-t", session, check=False)
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT card_id, rating, mode FROM review_log").fetchall()
-    assert rows == [("smoke-question/question/main", 4, "review")]
+        rows = conn.execute("SELECT card_id, rating, mode, answer FROM review_log").fetchall()
+    assert rows == [("smoke-question/question/main", 4, "review", "use [b]markup[/b] 2")]

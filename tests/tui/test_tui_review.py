@@ -42,27 +42,38 @@ async def test_reveal_rate_and_undo_write_and_remove_log_rows(app_factory, query
         first = screen.current.card_id
         assert first == store.next_card().card_id  # the screen shows the store's queue
         assert not screen.check_action("rate", ())  # rating keys only after reveal
+        area = screen.query_one("#own-answer", TextArea)
+        assert screen.focused is area  # the answer box has focus from the start
+        await pilot.press("3")  # so a digit types into it rather than rating
+        await settle(app, pilot)
+        assert log_rows(query_db) == []
+        await pilot.press("escape")  # out of the box, a digit is a screen key: still no rating before reveal
         await pilot.press("3")
         await settle(app, pilot)
         assert log_rows(query_db) == []
 
-        area = screen.query_one("#own-answer", TextArea)
         area.focus()
         await pilot.press("a", "space", "b")  # space types a space in the editor, it does not reveal
-        assert area.text == "a b"
+        assert area.text == "3a b"
         assert not screen.revealed
         await pilot.press("ctrl+r")  # reveals from inside the editor
         assert screen.revealed
         assert screen.query("#answer")
         await pilot.press("3")
         await settle(app, pilot)
-        assert log_rows(query_db) == [(first, 3, "review", "a b", None, None)]
+        assert log_rows(query_db) == [(first, 3, "review", "3a b", None, None)]
         reps, state = query_db("SELECT reps, state FROM card WHERE card_id = ?", first)[0]
         assert reps == 1
         assert screen.current.card_id != first
         assert screen.tally.reviewed == 1
 
-        await pilot.press("u")
+        await pilot.press("u")  # the next card's answer box has focus: u is typed, nothing undone
+        await settle(app, pilot)
+        assert len(log_rows(query_db)) == 1
+        next_box = screen.query_one("#drill-input, #own-answer")
+        assert (getattr(next_box, "text", None) or getattr(next_box, "value", None)) == "u"
+        await pilot.press("ctrl+z")  # the box has typing: ctrl+z undoes the typing, not the rating
+        await pilot.press("ctrl+z")  # now the box is empty: ctrl+z undoes the last rating
         await settle(app, pilot)
         assert log_rows(query_db) == []
         assert query_db("SELECT reps FROM card WHERE card_id = ?", first) == [(0,)]
@@ -85,7 +96,7 @@ async def test_whole_review_session_ends_in_summary(app_factory, query_db, bank)
                 screen.query_one("#drill-input", Input).value = "1 GB"
                 await pilot.press("enter")  # graded (wrong) and revealed
             else:
-                await pilot.press("space")
+                await pilot.press("ctrl+r")
             await pilot.press("4")  # Easy graduates the card at once
             await settle(app, pilot)
         assert isinstance(app.screen, SummaryScreen)
@@ -197,7 +208,7 @@ async def test_cram_topic_from_home_logs_cram_rows_without_rescheduling(app_fact
             assert screen.current.card_id == expected
             if screen.current.kind == "drill":
                 await pilot.press("escape")  # leave the answer box without answering
-            await pilot.press("space", "2")
+            await pilot.press("ctrl+r", "2")
             await settle(app, pilot)
         from quizapp.tui.screens.summary import SummaryScreen
 
@@ -236,7 +247,7 @@ async def test_database_error_shows_a_message_and_keeps_the_typed_answer(app_fac
             raise StoreError("review.sqlite3: database is locked")
 
         store.review = broken
-        await pilot.press("space", "3")
+        await pilot.press("ctrl+r", "3")
         await settle(app, pilot)
         assert app.screen is screen
         assert area.text == "my careful answer [b]"
@@ -257,10 +268,10 @@ async def test_edit_runs_the_editor_and_reloads_the_question(app_factory, tiny_b
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start_review(app, pilot)
         assert screen.current.card_id == "brackets/question/main"
-        await pilot.press("e")
+        await pilot.press("escape", "e")  # leave the answer box, then edit
         await settle(app, pilot)
         assert "EDITED alias" in app.bank.question("brackets").answer
-        await pilot.press("space")
+        await pilot.press("ctrl+r")
         await pilot.pause()
         answer = screen.query_one("#answer .answer--standard", Markdown)
         assert "EDITED" in answer.source
@@ -271,7 +282,7 @@ async def test_rating_buttons_speak_the_language(app_factory, lang, again):
     app = app_factory(lang=lang)
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await start_review(app, pilot)
-        await pilot.press("space")
+        await pilot.press("ctrl+r")
         await pilot.pause()
         labels = [str(b.label) for b in screen.query("#rating-bar Button")]
         assert labels[0].startswith(f"1 {again}")

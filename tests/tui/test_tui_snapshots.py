@@ -91,7 +91,7 @@ def test_summary(snap_compare, app_factory, clock, size):
     async def run_before(pilot):
         await cram(pilot, "brackets/question/main")
         clock.advance(95)
-        await pilot.press("space", "3")
+        await pilot.press("ctrl+r", "3")
         await settle(pilot)
 
     assert snap_compare(app_factory(), terminal_size=size, run_before=run_before)
@@ -102,7 +102,7 @@ def test_light_theme_revealed_question(snap_compare, app_factory, size):
     async def run_before(pilot):
         await cram(pilot, "brackets/question/main")
         pilot.app.screen.query_one("#own-answer", TextArea).load_text("my answer: list[int] [/]")
-        await pilot.press("space")
+        await pilot.press("ctrl+r")
         await settle(pilot)
 
     assert snap_compare(app_factory(theme="textual-light"), terminal_size=size, run_before=run_before)

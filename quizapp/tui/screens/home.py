@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
@@ -57,9 +58,13 @@ class HomeScreen(Screen[None]):
         localize_bindings(self, app.settings.lang)
         self.refresh_bindings()
         table = self.query_one("#topics", DataTable)
-        table.add_column(app.t("home.topic"), key="topic")
+        # Fixed widths (from the bank's topics, known now): the table does not change shape when the
+        # counts arrive from the worker.
+        names = [app.t("home.topic"), app.t("home.total"), *app.bank.topics()]
+        table.add_column(app.t("home.topic"), key="topic", width=max(cell_len(n) for n in names))
         for key in ("due", "new", "learned"):
-            table.add_column(app.t(f"home.{key}"), key=key)
+            label = app.t(f"home.{key}")
+            table.add_column(label, key=key, width=max(cell_len(label), 5))
         self.refresh_counts()
 
     def on_screen_resume(self) -> None:

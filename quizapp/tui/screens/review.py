@@ -4,8 +4,8 @@ The screen holds only presentation state (the current card, whether it is reveal
 Scheduling is `Store`'s job, grading `quizapp.content.grade`'s; every database call runs in a thread
 worker and a failure shows a message while keeping what was typed.
 
-Keys: space or ctrl+r reveals (space types a space inside the answer box, so ctrl+r works there, or
-escape first to leave the box); 1-4 rate once revealed; Enter accepts the grader's suggestion on a
+Keys: each card opens with its answer box focused; ctrl+r reveals (space too, once escape has left
+the box); 1-4 rate once revealed; Enter accepts the grader's suggestion on a
 drill; u undoes the last rating; e edits the question's YAML; escape leaves a text box, then goes home.
 """
 
@@ -55,7 +55,7 @@ class ReviewScreen(Screen[None]):
     card ids, or every card of `topic`, practised without moving the schedule."""
 
     CSS_PATH = "review.tcss"
-    AUTO_FOCUS = ""  # the screen decides: the drill input, else nothing (so space reveals)
+    AUTO_FOCUS = ""  # the screen decides: the answer box of each card as it is shown
     BINDINGS = [
         Binding("space,ctrl+r", "reveal", "Reveal", id="reveal", key_display="space/^r"),
         Binding("1", "rate(1)", "Again", id="again"),
@@ -63,7 +63,9 @@ class ReviewScreen(Screen[None]):
         Binding("3", "rate(3)", "Good", id="good"),
         Binding("4", "rate(4)", "Easy", id="easy"),
         Binding("enter", "accept", "Accept", id="accept"),
-        Binding("u", "undo", "Undo", id="undo"),
+        Binding("u", "undo", "Undo", id="undo", key_display="u/^z"),
+        # ctrl+z undoes the last rating from inside an answer box too, unless the box has typing to undo
+        Binding("ctrl+z", "undo", "Undo", id="undo-anywhere", show=False, priority=True),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("escape", "back", "Home", id="home"),
     ]
@@ -227,10 +229,9 @@ class ReviewScreen(Screen[None]):
         rating_bar.add_class("-hidden")
         rating_bar.suggest(None)
         rating_bar.set_intervals(self._intervals)
-        if content.kind == "drill" and loaded.variant is not None:
-            self.query_one("#drill-input", Input).focus()
-        else:
-            self.set_focus(None)
+        # The answer box has focus from the start, so a user who starts typing never rates by accident
+        # (space would reveal and a digit would rate); ctrl+r reveals from inside it.
+        self.query_one("#drill-input, #own-answer").focus()
         self.refresh_bindings()
 
     def _update_progress(self, loaded: LoadedCard) -> None:
@@ -453,6 +454,10 @@ class ReviewScreen(Screen[None]):
             return self.revealed and not self.busy
         if action == "accept":
             return self.revealed and not self.busy and self.query_one(RatingBar).suggested is not None
+        if action == "undo" and isinstance(self.focused, (TextArea, Input)):
+            box = self.focused
+            if (box.text if isinstance(box, TextArea) else box.value):
+                return False  # the key goes to the box, which undoes the typing
         if action in ("undo", "edit"):
             return not self.busy and (action == "undo" or self.current is not None)
         return True

@@ -99,7 +99,8 @@ class QuestionView(Vertical):
     def compose(self) -> ComposeResult:
         yield Static(self.meta_text(), classes="question--meta")
         if self.kind in ("followup", "drill"):
-            yield Static(Text(t("review.parent", self.lang)), classes="question--parent-label")
+            label = "review.parent" if self.kind == "followup" else "review.parent.drill"
+            yield Static(Text(t(label, self.lang)), classes="question--parent-label")
             yield Markdown(self.question.title, classes="question--parent")
         title_class = " question--title" if self.kind == "question" else ""
         yield Markdown(self.body_markdown(), classes="question--body" + title_class)
