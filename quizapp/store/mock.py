@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from sqlalchemy import update
 from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 
@@ -372,12 +373,14 @@ def apply_ratings(store, session_id: int) -> int:
     for item in record.items:
         if item.applied_rating is not None or not goes_to_schedule(item) or item.card_id not in schedulable:
             continue
+        mark_applied = (
+            update(MockItem.__table__)  # type: ignore[attr-defined]
+            .where(MockItem.__table__.c.id == item.id)  # type: ignore[attr-defined]
+            .values(applied_rating=item.rating)
+        )
         store.review(item.card_id, item.rating, duration_ms=int(item.elapsed_s * 1000), mode="mock",
-                     answer=item.draft or None, verdict=item.verdict, mistake=item.mistake_id)
-        with _session(store) as db:
-            row = db.get(MockItem, item.id)
-            row.applied_rating = item.rating
-            db.commit()
+                     answer=item.draft or None, verdict=item.verdict, mistake=item.mistake_id,
+                     also=lambda conn, statement=mark_applied: conn.execute(statement))
         applied += 1
     with _session(store) as db:
         row = db.get(MockSession, session_id)

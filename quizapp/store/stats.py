@@ -366,7 +366,7 @@ def mock_scores(store, limit: int | None = 20) -> tuple[list[MockScore], bool]:
         return [], False
     try:
         sessions = list_sessions(store, limit=limit)
-    except SQLAlchemyError:
+    except (SQLAlchemyError, StoreError):
         return [], False
     return [
         MockScore(id=s.id, started=_aware(s.date), questions=s.questions, score=s.score, completed=s.completed,

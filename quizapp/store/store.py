@@ -8,7 +8,7 @@ in WAL mode never block the writer of another instance.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta, timezone
@@ -357,8 +357,12 @@ class Store:
         return result
 
     def review(self, card_id: str, rating: int, *, duration_ms: int, mode: str = "review",
-               answer: str | None = None, verdict: str | None = None, mistake: str | None = None) -> CardRow:
+               answer: str | None = None, verdict: str | None = None, mistake: str | None = None,
+               also: Callable[[Connection], object] | None = None) -> CardRow:
         """Record one answer in one transaction and return the card as it is now.
+
+        `also(conn)`, if given, runs inside that same transaction (a mock interview marks its item as
+        applied there, so a crash can never log one rating twice).
 
         review/mock: FSRS reschedules the card, counts reps and lapses, tags and suspends a leech
         (at leech_lapses lapses, then every half of it more, like Anki) and buries its siblings
@@ -404,6 +408,8 @@ class Store:
                 prev_state=row.state, prev_reps=row.reps, card_before=json.dumps(dict(before)),
                 buried_siblings=json.dumps(buried)))
             log_id = inserted.inserted_primary_key[0]
+            if also is not None:
+                also(conn)
         self._undo_stack.append(log_id)
         return result
 
