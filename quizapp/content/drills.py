@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from quizapp.content.schema import Drill, Question, Scalar
-from quizapp.memory import ASKS, Breakdown, Setup, SetupError, breakdown, evaluate, setup_from_options
+from quizapp.memory import ASKS, Breakdown, Setup, SetupError, breakdown, evaluate, setup_from_options, solution_setup
 from quizapp.memory.quantities import format_quantity, sensible_unit, unit_of
 
 REFERENCE = re.compile(r"\{\{([^{}]*)\}\}")
@@ -27,7 +27,7 @@ class DrillVariant:
     unit: str
     expected: float  # base units (bytes, count, seconds, fraction, number)
     expected_display: str
-    breakdown: Breakdown
+    breakdown: Breakdown  # at the answer: for max_batch/max_seq/max_params, the solved value put back
     options: dict  # the calculator inputs as written (setup + drawn vary choices)
 
 
@@ -72,7 +72,7 @@ def draw_variant(question: Question, drill: Drill, seed: int | None) -> DrillVar
         unit=drill.unit,
         expected=expected,
         expected_display=format_quantity(expected, drill.unit),
-        breakdown=breakdown(setup),
+        breakdown=breakdown(solution_setup(setup, drill.ask, expected)),
         options=options,
     )
 

@@ -3,7 +3,7 @@
 Spec: memory-model.md. Contract: docs/architecture.md section 1. Everything public is re-exported here.
 """
 
-from quizapp.memory.asks import ASKS, evaluate
+from quizapp.memory.asks import ASKS, evaluate, solution_setup
 from quizapp.memory.breakdown import TERM_NAMES, Breakdown, Term, breakdown, lora_params
 from quizapp.memory.compute import flops_per_token, step_time
 from quizapp.memory.fit import DEFAULT_RESERVE, Fit, fit
@@ -27,5 +27,5 @@ __all__ = [
     "Breakdown", "Fit", "Mistake", "ModelSpec", "Quantity", "QuantityError", "Setup", "SetupError", "Term", "Unit",
     "bare_model", "breakdown", "diagnose", "evaluate", "fit", "flops_per_token", "format_bytes", "format_quantity",
     "lora_params", "max_batch", "max_model", "max_params", "max_seq", "mistake_candidates", "mistake_values",
-    "parse_count", "parse_quantity", "setup_from_options", "step_time",
+    "parse_count", "parse_quantity", "setup_from_options", "solution_setup", "step_time",
 ]

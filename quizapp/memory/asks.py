@@ -81,3 +81,21 @@ def evaluate(setup: Setup, ask: str, adjust: Adjust = NO_ADJUST) -> float:
     if ask == "headroom":
         return float(setup.gpu.capacity - setup.reserve - b.total)  # type: ignore[union-attr]
     return float(b.bytes_of(ask))
+
+
+def solution_setup(setup: Setup, ask: str, value: float) -> Setup:
+    """The setup a worked solution should show for `ask` = `value`.
+
+    For an inverse solve that is the answer itself (the largest batch, sequence or model put back into
+    the setup), so the breakdown shows why it fits; for anything else the setup as given.
+    """
+    from dataclasses import replace
+
+    from quizapp.memory.solve import max_model
+
+    if ask in ("max_batch", "max_seq") and value >= 1:
+        return replace(setup, **{ask.removeprefix("max_"): int(value)})
+    if ask == "max_params" and value >= 1:
+        model = max_model(setup, setup.gpu, setup.reserve)
+        return replace(setup, model=model) if model is not None else setup
+    return setup

@@ -185,3 +185,28 @@ def test_a_drills_own_mistake_wins_a_tie_with_the_catalogue(tmp_path):
     result = grade(variant, drill, f"{variant.expected * 8 / 1e9} GB")
     assert result.verdict == "wrong"
     assert result.mistake_id == "counted as MHA"
+
+
+def test_an_inverse_solve_drill_shows_the_breakdown_at_its_answer(tmp_path):
+    """The worked solution of "largest batch" is the breakdown at that batch: it fits, one more does not."""
+    from dataclasses import replace
+
+    from quizapp.content import draw_variant, load_question_file
+    from quizapp.memory import breakdown
+
+    path = tmp_path / "largest.yaml"
+    path.write_text(
+        "id: largest\ntitle: t\ntopic: t\nanswer: a\ndrills:\n"
+        "  - id: b\n    prompt: p\n"
+        "    setup: {model: llama-2-7b, method: lora, seq: 2048, gpu: a100-80g}\n"
+        "    ask: max_batch\n    unit: count\n",
+        encoding="utf-8",
+    )
+    question, problems = load_question_file(path)
+    assert problems == []
+    variant = draw_variant(question, question.drills[0], seed=0)
+    shown = variant.breakdown
+    usable = variant.setup.gpu.capacity - variant.setup.reserve
+    assert variant.expected >= 2
+    assert shown.setup.batch == int(variant.expected) != variant.setup.batch
+    assert shown.total <= usable < breakdown(replace(shown.setup, batch=shown.setup.batch + 1)).total
