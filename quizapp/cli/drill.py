@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import textwrap
 
 HELP = "show one variant of a drill (QUESTION_ID/DRILL_ID), its worked answer, and grade --answer"
 
@@ -35,21 +37,48 @@ def _find(bank, reference: str):
     return question, drill
 
 
+def breakdown_lines(variant, width: int) -> list[str]:
+    """The worked breakdown, `width` columns at most: each term as "name  GB  GiB", then its formula
+    and its substituted numbers on their own indented lines, wrapped (a formula with every number
+    of a 70B model in it is far wider than a terminal)."""
+    from quizapp.memory.quantities import format_quantity
+
+    b = variant.breakdown
+    rows = [(t.name, format_quantity(t.bytes, "GB"), format_quantity(t.bytes, "GiB"), t.formula, t.substituted) for t in b.terms]
+    rows.append(("total", format_quantity(b.total, "GB"), format_quantity(b.total, "GiB"), "", ""))
+    name_w, gb_w, gib_w = (max(len(r[i]) for r in rows) for i in range(3))
+    width = max(width, 40)
+    detail = {"width": width, "initial_indent": " " * 6, "subsequent_indent": " " * 8, "break_on_hyphens": False}
+    lines: list[str] = []
+    for name, gb, gib, formula, substituted in rows:
+        lines.append(f"  {name.ljust(name_w)}  {gb.rjust(gb_w)}  {gib.rjust(gib_w)}")
+        if formula:
+            lines += textwrap.wrap(formula, **detail)
+        if substituted and substituted != formula:
+            lines += textwrap.wrap(f"= {substituted}", **detail)
+    for note in b.notes:
+        lines += textwrap.wrap(f"note: {note}", width=width, initial_indent="  ", subsequent_indent="        ")
+    return lines
+
+
+def mistake_line(label: str, mistake_id: str | None) -> str:
+    """The misconception named: its label, and its id in brackets only when the id says something
+    more (a catalogue id; an extra_mistake's id is its label)."""
+    return label if not mistake_id or mistake_id == label else f"{label} [{mistake_id}]"
+
+
 def _print_text(variant, drill, graded) -> None:
     from quizapp.memory.quantities import format_quantity, sensible_unit
 
+    width = shutil.get_terminal_size((100, 24)).columns
     b = variant.breakdown
     print(variant.prompt)
     print(f"\nexpected: {variant.expected_display}  (ask {variant.ask}, tolerance {drill.tolerance})")
-    print(f"setup: {', '.join(f'{k}={v}' for k, v in variant.options.items())}")
+    setup = ", ".join(f"{k}={v}" for k, v in variant.options.items())
+    print(textwrap.fill(f"setup: {setup}", width=max(width, 40), subsequent_indent="       ", break_on_hyphens=False))
     print(f"params: {b.params:,} ({format_quantity(b.params, sensible_unit(b.params, 'count'))})")
-    rows = [(t.name, t.formula, t.substituted, format_quantity(t.bytes, "GB"), format_quantity(t.bytes, "GiB")) for t in b.terms]
-    rows.append(("total", "", "", format_quantity(b.total, "GB"), format_quantity(b.total, "GiB")))
-    widths = [max(len(r[i]) for r in rows) for i in range(5)]
-    for row in rows:
-        print("  " + "  ".join(cell.ljust(w) if i < 3 else cell.rjust(w) for i, (cell, w) in enumerate(zip(row, widths))))
-    for note in b.notes:
-        print(f"  note: {note}")
+    for line in breakdown_lines(variant, width):
+        print(line)
     if graded is None:
         return
     if graded.verdict == "unparseable":
@@ -57,8 +86,8 @@ def _print_text(variant, drill, graded) -> None:
         return
     rating = {3: "Good", 2: "Hard", 1: "Again"}[graded.suggested_rating]
     line = f"\nanswer: {format_quantity(graded.value, variant.unit)} -> {graded.verdict} (suggested rating: {rating})"
-    if graded.mistake_id:
-        line += f"\n{graded.mistake_label} [{graded.mistake_id}]"
+    if graded.mistake_label:
+        line += "\n" + mistake_line(graded.mistake_label, graded.mistake_id)
     print(line)
 
 

@@ -1,16 +1,43 @@
-"""`quizapp new`: write a commented question skeleton that already validates."""
+"""`quizapp new`: write a commented question skeleton that already validates.
+
+It writes into the author's own folder, never into the bundled bank (a source checkout's content/ or
+an installed package's _bank): ./content/<topic>/<id>.yaml under the current folder, or the first
+configured content folder (--content / QUIZAPP_CONTENT).
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-HELP = "write a commented skeleton for a new question (content/<topic>/<id>.yaml)"
+HELP = (
+    "write a commented skeleton for a new question: ./content/<topic>/<id>.yaml under the current "
+    "folder, or <first --content folder>/<topic>/<id>.yaml; refuses an id already in the bank"
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", metavar="ID", help="the question id, a slug such as kv-cache-70b (also the file name)")
     parser.add_argument("--topic", default="misc", help="topic folder (default: misc)")
+
+
+def target_root(configured: tuple[Path, ...], cwd: Path) -> Path:
+    """Where a new question goes: the first configured content folder, else ./content under `cwd`."""
+    return configured[0] if configured else cwd / "content"
+
+
+def existing_ids(dirs: tuple[Path, ...]) -> dict[str, Path]:
+    """Every question id in `dirs` -> its file: the loaded questions' ids and every question file's
+    name (a file with problems still owns its name)."""
+    from quizapp.content.bank import load_bank, question_files
+
+    found: dict[str, Path] = {}
+    files, _ = question_files(d for d in dirs if d.is_dir())
+    for path in files:
+        found.setdefault(path.stem, path)
+    for question in load_bank(d for d in dirs if d.is_dir()).questions:
+        found.setdefault(question.id, question.source_path)
+    return found
 
 
 def run(args: argparse.Namespace, options) -> int:
@@ -22,7 +49,11 @@ def run(args: argparse.Namespace, options) -> int:
         text = skeleton(args.id, args.topic)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    root: Path = content_dirs(options.content_dirs)[0]
+    root = target_root(options.content_dirs, Path.cwd())
+    loaded = tuple(dict.fromkeys((*content_dirs(options.content_dirs), root)))  # the bank(s) plus the target
+    clash = existing_ids(loaded).get(args.id)
+    if clash is not None:
+        raise CliError(f"question id {args.id!r} already exists ({clash}); choose another id")
     target = root / args.topic / f"{args.id}.yaml"
     if target.exists():
         raise CliError(f"{target} already exists; not overwriting it")

@@ -24,6 +24,9 @@ def run(args: argparse.Namespace, options) -> int:
     missing = [str(p) for p in args.paths if not p.exists()]
     if missing:
         raise CliError(f"no such file or folder: {', '.join(missing)}")
+    special = [str(p) for p in args.paths if not (p.is_file() or p.is_dir())]
+    if special:
+        raise CliError(f"not a regular file or folder: {', '.join(special)}")
     bank = load_bank(paths)
     summary = {
         "questions": len(bank.questions),

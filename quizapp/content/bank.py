@@ -13,6 +13,7 @@ from quizapp.content.schema import Question
 from quizapp.content.validate import Calculator
 
 QUESTION_SUFFIXES = (".yaml", ".yml")
+NOT_REGULAR = "not a regular file or folder (a device, pipe or socket); give a question file or a folder of them"
 
 
 @dataclass(frozen=True)
@@ -52,19 +53,37 @@ class Bank:
 
 
 def question_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """The question files under `paths` (files taken as they are, folders searched recursively)."""
+    """The question files under `paths` (files taken as they are, folders searched recursively).
+
+    A file reached twice (the same path given twice, overlapping folders, a symlink to a file already
+    found) is listed once, where it was first reached: otherwise it would be a duplicate of itself.
+    """
     files: list[Path] = []
     problems: list[Problem] = []
+    seen: set[Path] = set()
+
+    def take(found: Path) -> None:
+        try:
+            key = found.resolve()
+        except (OSError, RuntimeError):  # a symlink loop: keep the path as given
+            key = found.absolute()
+        if key not in seen:
+            seen.add(key)
+            files.append(found)
+
     for path in paths:
         path = Path(path)
         if path.is_dir():
-            files += sorted(
+            for found in sorted(
                 p
                 for p in path.rglob("*")
                 if p.suffix in QUESTION_SUFFIXES and p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
+            ):
+                take(found)
         elif path.is_file():
-            files.append(path)
+            take(path)
+        elif path.exists():
+            problems.append(Problem(path, 1, 1, "(file)", NOT_REGULAR))
         else:
             problems.append(Problem(path, 1, 1, "(file)", "no such file or folder"))
     return files, problems

@@ -8,12 +8,15 @@ Each problem points at the YAML node that causes it (the setup key the calculato
 from __future__ import annotations
 
 import difflib
+import itertools
+import math
+import random
 import re
 import string
 import typing
 
 from quizapp.content.drills import REFERENCE, base_options, reference_terms
-from quizapp.content.schema import Drill, Question, parse_tolerance
+from quizapp.content.schema import Drill, Question
 from quizapp.memory import ASKS, SetupError, evaluate, setup_from_options
 from quizapp.memory.quantities import QuantityError, parse_quantity, unit_of
 
@@ -152,16 +155,9 @@ def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, fou
             expected = calc.value(options, drill.ask)
         except SetupError as exc:
             add(base + ("ask",), f"the setup cannot produce {drill.ask!r}: {exc}")
-    for field, choices in drill.vary.items():
-        for j, choice in enumerate(choices):
-            if choice == options[field] and type(choice) is type(options[field]):
-                continue  # the base setup, checked above
-            try:
-                calc.setup({**options, field: choice})
-                if ask_kind is not None and expected is not None:
-                    calc.value({**options, field: choice}, drill.ask)
-            except SetupError as exc:
-                add(base + ("vary", field, j), f"choice {choice!r}: {exc}")
+    bad_choices = _check_single_choices(drill, base, options, ask_kind if expected is not None else None, add, calc)
+    if not bad_choices:
+        _check_combinations(drill, base, ask_kind if expected is not None else None, add, calc)
     if expected is None or unit is None:
         return
     for j, extra in enumerate(drill.extra_mistakes):
@@ -190,6 +186,73 @@ def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, fou
                 f"({tolerance.text}) of the right answer {format_quantity(expected, drill.unit)}; "
                 "the grader would mark it correct",
             )
+
+
+MAX_COMBINATIONS = 256  # beyond this many `vary` combinations, a deterministic sample is checked
+
+
+def _check_single_choices(drill: Drill, base, options: dict, ask_kind, add, calc: Calculator) -> bool:
+    """Each choice against the base setup, reported at the choice itself; True if any failed."""
+    failed = False
+    for field, choices in drill.vary.items():
+        for j, choice in enumerate(choices):
+            if choice == options[field] and type(choice) is type(options[field]):
+                continue  # the base setup, checked above
+            try:
+                calc.setup({**options, field: choice})
+                if ask_kind is not None:
+                    calc.value({**options, field: choice}, drill.ask)
+            except SetupError as exc:
+                add(base + ("vary", field, j), f"choice {choice!r}: {exc}")
+                failed = True
+    return failed
+
+
+def vary_combinations(vary: typing.Mapping[str, list], limit: int = MAX_COMBINATIONS) -> tuple[list[dict], bool]:
+    """The `vary` choices the validator checks together: every combination (the cartesian product)
+    when there are at most `limit`, otherwise a deterministic sample of `limit` of them (seeded, so
+    every run checks the same ones); True in the second place when sampled. Single-field changes
+    are checked separately, so they are always covered."""
+    fields = sorted(vary)
+    sizes = [len(vary[f]) for f in fields]
+    total = math.prod(sizes)
+    if total <= limit:
+        return [dict(zip(fields, combo)) for combo in itertools.product(*(vary[f] for f in fields))], False
+    picked = sorted(random.Random(0).sample(range(total), limit))
+    combos = []
+    for number in picked:  # mixed-radix digits of `number` pick one choice per field
+        combo = {}
+        for field, size in zip(reversed(fields), reversed(sizes)):
+            number, digit = divmod(number, size)
+            combo[field] = vary[field][digit]
+        combos.append(dict(sorted(combo.items())))
+    return combos, True
+
+
+def _check_combinations(drill: Drill, base, ask_kind, add, calc: Calculator) -> None:
+    """The `vary` choices together, as draw_variant draws them; the first failing combination is
+    reported at the `vary` key of the field the calculator rejects, naming the whole combination."""
+    if len(drill.vary) < 2:
+        return  # one field: the single-choice check covered every variant
+    combos, sampled = vary_combinations(drill.vary)
+    failures: list[tuple[dict, SetupError]] = []
+    for combo in combos:
+        drawn = {**drill.setup, **combo}
+        try:
+            calc.setup(drawn)
+            if ask_kind is not None:
+                calc.value(drawn, drill.ask)
+        except SetupError as exc:
+            failures.append((combo, exc))
+    if not failures:
+        return
+    combo, exc = failures[0]
+    shown = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in combo.items())
+    more = f" ({len(failures) - 1} more failing combination{'s' if len(failures) > 2 else ''})" if len(failures) > 1 else ""
+    scope = f" of {len(combos)} sampled" if sampled else ""
+    field = exc.field if exc.field in drill.vary else None
+    path = base + ("vary", field) if field else base + ("vary",)
+    add(path, f"the combination {shown}{scope} is rejected: {exc}{more}", key=True)
 
 
 def _check_placeholders(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems) -> None:

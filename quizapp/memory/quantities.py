@@ -2,7 +2,9 @@
 
 One parser serves the calculator's inputs and the grader's answers, so an answer means the same thing
 everywhere. Ambiguous or junk input is rejected with a one-line reason rather than guessed: "100-120 GB"
-is a range, "-5 GB" is negative, "112B" asked in GB is a count of billions, not bytes.
+is a range, "-5 GB" is negative, "112B" asked in GB is a count of billions, not bytes, and "112 Gb"
+is gigabits (only the exact forms Kb/Mb/Gb/Tb and the words bit/bits/Gbit...: lower-case "gb" is what
+people type for GB). A trailing full stop ("112GB。", "112.") is ignored.
 Pure standard library.
 """
 
@@ -196,6 +198,13 @@ _NUMBER = re.compile(r"\+?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)?(?:\.[0-9]+)?(?:[e
 _POWER_OF_TEN = re.compile(r"\s*[x×*·]\s*10\s*(?:\^|\*\*)\s*([+-]?[0-9]{1,4})")
 _RANGE_SEPARATORS = ("-", "–", "—", "~", "〜", "到", "至", "to ")
 _MAX_INPUT = 200
+_SENTENCE_MARKS = ".。!！"
+# Bits, not bytes: the exact mixed-case prefixes (Gb), and bit words in any case (Gbit, gigabits).
+_BITS = re.compile(
+    r"(?:(?P<prefix>[KMGT])b|(?i:(?P<short>[kmgt]?)bits?|(?P<long>kilo|mega|giga|tera)bits?))(?![A-Za-z])"
+)
+_BIT_NAMES = {"k": "kilobits", "m": "megabits", "g": "gigabits", "t": "terabits",
+              "kilo": "kilobits", "mega": "megabits", "giga": "gigabits", "tera": "terabits"}
 
 
 def _fail(message: str) -> QuantityError:
@@ -206,6 +215,9 @@ def unit_of(unit: str) -> Unit:
     """The display unit called `unit` (a drill's `unit:`), or QuantityError naming the choices."""
     if unit in UNITS:
         return UNITS[unit]
+    bits = _bits_error(unit.strip(), 0)
+    if bits is not None and _BITS.fullmatch(unit.strip()):
+        raise bits
     folded = _FOLDED_ALIASES.get(unit.strip().casefold())
     if folded in UNITS:
         return UNITS[folded]
@@ -232,7 +244,24 @@ def _strip_approx(text: str) -> str:
             if text.endswith(suffix):
                 text = text[: -len(suffix)].rstrip()
                 changed = True
+        if text.endswith(tuple(_SENTENCE_MARKS)):  # "112GB。", "112."
+            text = text.rstrip(_SENTENCE_MARKS).rstrip()
+            changed = True
     return text
+
+
+def _bits_error(rest: str, position: int) -> QuantityError | None:
+    """The reason to refuse a bit unit at `position` ("Gb" is gigabits), or None."""
+    match = _BITS.match(rest, position)
+    if match is None:
+        return None
+    word = match.group(0)
+    prefix = (match.group("prefix") or match.group("short") or match.group("long") or "").lower()
+    byte_unit = {"": "bytes", "k": "KB", "kilo": "KB", "m": "MB", "mega": "MB", "g": "GB", "giga": "GB", "t": "TB", "tera": "TB"}[prefix]
+    byte_word = {"bytes": "bytes", "KB": "kilobytes", "MB": "megabytes", "GB": "gigabytes", "TB": "terabytes"}[byte_unit]
+    if byte_unit == "bytes":
+        return _fail(f"{word} counts bits, not bytes (8 bits = 1 byte); write bytes, or GB for gigabytes")
+    return _fail(f"{word} is {_BIT_NAMES[prefix]}; write {byte_unit} for {byte_word} (8 bits = 1 byte)")
 
 
 def _read_unit_tokens(rest: str, expected_kind: str | None) -> list[Unit]:
@@ -243,6 +272,9 @@ def _read_unit_tokens(rest: str, expected_kind: str | None) -> list[Unit]:
         if rest[position] == " ":
             position += 1
             continue
+        bits = _bits_error(rest, position)
+        if bits is not None:
+            raise bits
         found: Unit | None = None
         length = 0
         for alias in _ALIASES_BY_LENGTH:  # longest first, so "min" wins over "m"

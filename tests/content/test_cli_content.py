@@ -27,7 +27,7 @@ def test_validate_uses_the_configured_content_dirs(capsys, monkeypatch):
     assert main(["validate"]) == 0
     assert "1 questions, 8 cards, 5 drills: no problems" in capsys.readouterr().out
     assert main(["--content", str(GRADING_DIR), "validate", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["drills"] == 6
+    assert json.loads(capsys.readouterr().out)["drills"] == 12
 
 
 def test_new_writes_a_skeleton_that_validates_and_never_overwrites(tmp_path, capsys):

@@ -128,6 +128,58 @@ def test_grading_table(table, drill_id, answer, verdict, mistake):
     assert result.reason is None and result.value is not None
 
 
+# Every named mistake of the catalogue (memory-model.md section 9), on a drill where it applies and
+# ties with no other. The wrong answer is the calculator's own value for that misconception
+# (quizapp.memory.mistake_values), never a number typed here.
+CATALOGUE_TABLE = [
+    ("states-8bit", "no-master"),  # 8-bit states: forgetting the 4-byte master differs from other slips
+    ("states", "no-gradients"),
+    ("states", "no-optimizer"),
+    ("opt-states", "adam-16bit-states"),  # asked for the states alone: m and v at 2 bytes, not 4
+    ("zero-one-gpu", "zero-single-gpu"),
+    ("adam8", "adam8bit-1byte"),
+    ("act-total", "no-activations"),
+    ("states", "bits-for-bytes"),
+    ("absolute", "gb-gib"),
+    ("kv", "kv-one-layer"),
+    ("serve-total", "no-kv"),
+    ("recompute-total", "full-activations-with-recompute"),
+]
+
+# The "forgot a term" mistakes drop exactly one breakdown term (spec section 9: term = 0).
+_DROPPED_TERM = {
+    "no-master": "master_weights",
+    "no-gradients": "gradients",
+    "no-optimizer": "optimizer_states",
+    "no-activations": "activations",
+    "no-kv": "kv_cache",
+}
+
+
+def test_catalogue_table_covers_every_named_mistake():
+    assert {mistake for _, mistake in CATALOGUE_TABLE} == set(MISTAKES)
+
+
+@pytest.mark.parametrize(("drill_id", "mistake"), CATALOGUE_TABLE, ids=[m for _, m in CATALOGUE_TABLE])
+def test_grading_names_each_catalogue_mistake(table, drill_id, mistake):
+    from quizapp.memory import mistake_values
+    from quizapp.memory.quantities import unit_of
+
+    drill = table.drill(drill_id)
+    variant = draw_variant(table, drill, 0)
+    values = mistake_values(variant.setup, variant.ask)
+    assert mistake in values, f"{mistake} does not apply to {drill_id}: {sorted(values)}"
+    wrong = values[mistake]
+    if mistake in _DROPPED_TERM:
+        term = next(t for t in variant.breakdown.terms if t.name == _DROPPED_TERM[mistake])
+        assert wrong == pytest.approx(variant.expected - term.bytes)
+    answer = f"{wrong / unit_of(drill.unit).scale!r} {drill.unit}"
+    result = grade(variant, drill, answer)
+    assert result.verdict in ("close", "wrong"), result
+    assert result.mistake_id == mistake, result
+    assert result.mistake_label == MISTAKES[mistake].label_en
+
+
 def test_tied_mistakes_name_one_of_them(table):
     result = _grade(table, "zero-one-gpu", "84 GB")  # no master = Adam in 16 bit = 84 GB
     assert result.mistake_id in ("no-master", "adam-16bit-states")

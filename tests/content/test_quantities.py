@@ -159,3 +159,62 @@ def test_number_like_strings_never_crash(text, unit):
     except QuantityError:
         return
     assert math.isfinite(quantity.value) and quantity.value >= 0
+
+
+# Bits are not bytes: the exact mixed-case forms and the bit words are refused with the reason;
+# lower-case "gb"/"kb" is how people type GB/KB and is read as bytes.
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("112 Gb", "Gb is gigabits; write GB for gigabytes"),
+        ("112Gb", "Gb is gigabits; write GB for gigabytes"),
+        ("112 Mb", "Mb is megabits; write MB for megabytes"),
+        ("1 Tb", "Tb is terabits; write TB for terabytes"),
+        ("900 Kb", "Kb is kilobits; write KB for kilobytes"),
+        ("112 gbit", "gbit is gigabits; write GB"),
+        ("112 Gbit", "Gbit is gigabits"),
+        ("112 gigabits", "gigabits is gigabits"),
+        ("896 bits", "bits, not bytes"),
+        ("896 bit", "bits, not bytes"),
+        ("约112Gb。", "Gb is gigabits"),
+    ],
+)
+def test_bits_are_refused_with_the_reason(text, says):
+    with pytest.raises(QuantityError) as caught:
+        parse_quantity(text, "GB")
+    assert says in str(caught.value)
+
+
+@pytest.mark.parametrize(("text", "value"), [("112 gb", 112 * GB), ("112 kb", 112e3), ("112 GB", 112 * GB), ("112 gB", 112 * GB)])
+def test_lower_case_byte_units_are_still_bytes(text, value):
+    assert parse_quantity(text, "GB") == Quantity(value, "bytes")
+
+
+def test_a_bit_unit_is_not_a_drill_unit():
+    from quizapp.memory.quantities import unit_of
+
+    with pytest.raises(QuantityError, match="gigabits"):
+        unit_of("Gb")
+    assert unit_of("gb").name == "GB"
+
+
+@pytest.mark.parametrize(
+    ("text", "unit", "value"),
+    [
+        ("112GB。", "GB", 112 * GB),
+        ("112.", "GB", 112 * GB),
+        ("112 GB.", "GB", 112 * GB),
+        ("112 GB!", "GB", 112 * GB),
+        ("约 112 GB 左右。", "GB", 112 * GB),
+        ("67亿。", "B", 6.7e9),
+        ("2 h.", "h", 7200),
+    ],
+)
+def test_a_trailing_sentence_mark_is_ignored(text, unit, value):
+    assert parse_quantity(text, unit).value == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", [".", "。", "GB."])
+def test_a_sentence_mark_alone_is_still_not_a_number(text):
+    with pytest.raises(QuantityError, match="not a number|empty"):
+        parse_quantity(text, "GB")
