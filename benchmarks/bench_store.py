@@ -6,7 +6,7 @@ opening the full database (with its read-only pre-check), picking the next card 
 review (targets: under 10 ms each), undo, counts() and today().
 The history is simulated with fsrs itself (50 weekly answers per card for 4,000 cards), so card states,
 due dates and log rows look like a real year of use; it is written in bulk, then timed calls go
-through the public Store API on a file-backed database (WAL, synchronous=FULL).
+through the public Store API on a file-backed database (WAL, synchronous=NORMAL, as the app runs it).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from pathlib import Path
 from quizapp import __version__
 
 # Subcommand name -> module under quizapp.cli. Order is the order `--help` lists them.
-SUBCOMMANDS = ("calc", "validate", "new", "schema", "drill", "mock", "stats", "preview")
+SUBCOMMANDS = ("calc", "validate", "new", "schema", "drill", "mock", "stats", "preview", "settings")
 
 
 @dataclass(frozen=True)

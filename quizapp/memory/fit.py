@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from quizapp.memory.breakdown import Breakdown
 from quizapp.memory.gpus import GPU
+from quizapp.memory.setup import SetupError, reserve_message
 
 DEFAULT_RESERVE = 2**30  # 1 GiB, spec section 1
 
@@ -22,5 +23,7 @@ class Fit:
 
 
 def fit(b: Breakdown, gpu: GPU, reserve: int = DEFAULT_RESERVE) -> Fit:
+    if reserve >= gpu.capacity:
+        raise SetupError("reserve", reserve_message(reserve, gpu))
     usable = gpu.capacity - reserve
     return Fit(gpu, gpu.capacity, reserve, usable, b.total <= usable, usable - b.total, b.total)

@@ -205,13 +205,22 @@ _COUNT_SUFFIX = {
     "千亿": 10**11,
     "万亿": 10**12,
 }
-_COUNT_RE = re.compile(r"^([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e([+-]?[0-9]+))?\s*([a-z]*|[万亿百千十]+)\s*(?:params?|parameters?|参数)?$")
+_COUNT_RE = re.compile(r"^([+-]?)([0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e([+-]?[0-9]+))?\s*([a-z]*|[万亿百千十]+)\s*(?:params?|parameters?|参数)?$")
+
+
+MAX_COUNT = 10**16  # above any real model (10^16 parameters = 20 PB of bf16 weights)
+
+
+class CountRangeError(ValueError):
+    """A well-formed number that is not a usable parameter count (negative, zero, or above MAX_COUNT)."""
 
 
 def parse_count(text: str | int | float) -> int:
     """Read a parameter count: 7B, 7e9, 6.7 billion, 70亿, 7,000,000,000 (full-width digits too).
 
     Raises ValueError with a one-line reason; a count must be a positive whole number of parameters.
+    A readable number outside 1..MAX_COUNT raises CountRangeError (a ValueError), so callers can tell
+    "not a count" from "a count out of range".
     """
     if isinstance(text, bool):
         raise ValueError(f"expected a parameter count like 7B, got {text!r}")
@@ -220,15 +229,21 @@ def parse_count(text: str | int | float) -> int:
     else:
         raw = unicodedata.normalize("NFKC", str(text)).strip().lower().replace(",", "").replace("_", "")
         match = _COUNT_RE.match(raw)
-        if not match or match.group(3) not in _COUNT_SUFFIX:
+        if not match or match.group(4) not in _COUNT_SUFFIX:
             raise ValueError(f"expected a parameter count like 7B, 7e9, 6.7 billion or 70亿, got {text!r}")
-        mantissa, exponent, suffix = match.groups()
+        sign, mantissa, exponent, suffix = match.groups()
         try:
             value = float(mantissa) * 10.0 ** int(exponent or 0) * _COUNT_SUFFIX[suffix]
         except OverflowError:
             value = math.inf
-    if not math.isfinite(value) or value < 1 or value > 1e16:
-        raise ValueError(f"expected a positive parameter count below 10^16, got {text!r}")
+        if sign == "-" and value:
+            value = -value
+    if math.isnan(value):
+        raise ValueError(f"expected a parameter count like 7B, got {text!r}")
+    if value < 0:
+        raise CountRangeError(f"a parameter count cannot be negative; expected 1 to 10^16 parameters, got {text!r}")
+    if value < 1 or value > MAX_COUNT:
+        raise CountRangeError(f"parameter count out of range; expected 1 to 10^16 parameters (e.g. 7B), got {text!r}")
     return round(value)
 
 

@@ -15,7 +15,9 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from quizapp.memory.gpus import GPU, GPU_ALIASES, GPUS
-from quizapp.memory.models import PRESETS, BIASES, STYLES, ModelSpec, bare_model, llama_ffn, parse_count
+from quizapp.memory.models import (
+    BIASES, PRESETS, STYLES, CountRangeError, ModelSpec, bare_model, llama_ffn, parse_count,
+)
 
 METHODS = ("full", "lora", "qlora", "inference")
 PRECISIONS = ("fp32", "bf16-mixed", "fp16-mixed", "bf16")
@@ -123,6 +125,8 @@ class Setup:
             raise SetupError("mfu", f"expected a fraction in (0, 1], e.g. 0.4 or 40%, got {self.mfu!r}")
         if self.reserve < 0 or self.overhead < 0:
             raise SetupError("reserve" if self.reserve < 0 else "overhead", "expected bytes >= 0")
+        if self.gpu is not None and self.reserve >= self.gpu.capacity:
+            raise SetupError("reserve", reserve_message(self.reserve, self.gpu))
         training = self.method != "inference"
         if self.offload == "optimizer+params" and self.zero != 3:
             raise SetupError("offload", f"optimizer+params needs ZeRO stage 3 (zero 3), got zero {self.zero}")
@@ -178,6 +182,46 @@ def _expected(choices, got: object, extra: str = "") -> str:
     text = f"expected {' | '.join(str(c) for c in choices)}{extra}, got {got!r}"
     close = difflib.get_close_matches(str(got).lower(), [str(c) for c in choices], n=1, cutoff=0.6)
     return text + (f"; did you mean {close[0]}?" if close else "")
+
+
+def reserve_message(reserve: int, gpu: GPU) -> str:
+    """Why a reserve of `reserve` bytes leaves nothing usable on `gpu` (shared with fit())."""
+    return (f"{reserve / 2**30:,.2f} GiB is at or above {gpu.name}'s capacity of {gpu.capacity / 2**30:,.2f} GiB; "
+            f"expected bytes below the capacity (default 1 GiB)")
+
+
+def suggest(key: str, names, aliases: Mapping[str, str] | None = None, limit: int = 4) -> list[str]:
+    """Names the user probably meant by `key`: prefix and substring matches first, then difflib.
+
+    "a100" -> a100-40g, a100-80g (a prefix), rather than difflib's closest spelling v100-32g.
+    Aliases count as names and suggest what they stand for.
+    """
+    aliases = aliases or {}
+    pool = list(names) + list(aliases)
+    found: list[str] = []
+
+    def add(name: str) -> None:
+        target = aliases.get(name, name)
+        if target not in found:
+            found.append(target)
+
+    if key:
+        for name in pool:
+            if name.startswith(key):
+                add(name)
+        for name in pool:
+            if key in name or (len(name) >= 3 and name in key):
+                add(name)
+    if not found:
+        for name in difflib.get_close_matches(key, pool, n=1, cutoff=0.6):
+            add(name)
+    return found[:limit]
+
+
+def _did_you_mean(options: list[str]) -> str:
+    if not options:
+        return ""
+    return "; did you mean " + (options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]) + "?"
 
 
 def _norm(value: object) -> str:
@@ -266,8 +310,7 @@ def _gpu(value: object) -> GPU:
     if key in GPUS:
         return GPUS[key]
     message = f"expected {' | '.join(GPUS)}, got {value!r}"
-    close = difflib.get_close_matches(key, list(GPUS) + list(GPU_ALIASES), n=1, cutoff=0.5)
-    raise SetupError("gpu", message + (f"; did you mean {GPU_ALIASES.get(close[0], close[0])}?" if close else ""))
+    raise SetupError("gpu", message + _did_you_mean(suggest(key, GPUS, GPU_ALIASES)))
 
 
 def _model(value: object) -> ModelSpec:
@@ -279,6 +322,8 @@ def _model(value: object) -> ModelSpec:
         return PRESETS[key]
     try:
         count = parse_count(value)  # type: ignore[arg-type]
+    except CountRangeError as exc:
+        raise SetupError("model", str(exc)) from None
     except ValueError:
         pass
     else:
@@ -287,8 +332,7 @@ def _model(value: object) -> ModelSpec:
         f"unknown model {value!r}; expected a preset ({', '.join(PRESETS)}) "
         "or a parameter count like 7B, 7e9, 6.7 billion, 70亿"
     )
-    close = difflib.get_close_matches(key, list(PRESETS), n=1, cutoff=0.6)
-    raise SetupError("model", message + (f"; did you mean {close[0]}?" if close else ""))
+    raise SetupError("model", message + _did_you_mean(suggest(key, PRESETS)))
 
 
 def _shape(options: Mapping[str, object], base: ModelSpec | None) -> ModelSpec:

@@ -89,16 +89,33 @@ def inspect_file(path: Path, current: int = SCHEMA_VERSION) -> int | None:
 
 
 def ensure_directory(directory: Path) -> None:
-    """Create the database's folder (and missing parents) readable by the user only."""
+    """Create the database's folder and every missing parent, each readable by the user only.
+
+    One mkdir per missing level: Path.mkdir(parents=True) gives intermediate folders the default
+    mode (0777 less the umask), not `mode`. Folders that already exist are left as they are.
+    """
     if directory.is_dir():
         return
-    try:
-        directory.mkdir(parents=True, mode=0o700)
-        os.chmod(directory, 0o700)  # mkdir's mode is reduced by the umask
-    except FileExistsError:
-        raise StoreError(f"{directory}: exists and is not a folder; cannot create the database there") from None
-    except OSError as exc:
-        raise StoreError(f"{directory}: cannot create the database folder: {exc.strerror or exc}") from None
+    missing: list[Path] = []
+    folder = directory
+    while not os.path.lexists(folder):
+        missing.append(folder)
+        folder = folder.parent
+    if not folder.is_dir():
+        raise StoreError(f"{folder}: exists and is not a folder; cannot create the database folder there")
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            if folder.is_dir():  # another instance created it just now
+                continue
+            raise StoreError(f"{folder}: exists and is not a folder; cannot create the database folder there") from None
+        except OSError as exc:
+            raise StoreError(f"{folder}: cannot create the database folder: {exc.strerror or exc}") from None
+        try:
+            os.chmod(folder, 0o700)  # mkdir's mode is reduced by the umask
+        except OSError as exc:
+            raise StoreError(f"{folder}: cannot make the folder private: {exc.strerror or exc}") from None
 
 
 def make_engine(path: Path) -> Engine:

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.clock import Clock
-from quizapp.store.config import SchedulerConfig
+from quizapp.store.config import SETTINGS, SchedulerConfig, SettingError, config_with, setting, setting_from_stored
 from quizapp.store.database import open_engine
 from quizapp.store.days import day_bounds
 from quizapp.store.errors import StoreError
@@ -74,22 +74,39 @@ class Store:
         self._writer = engine.execution_options(immediate=True)
         self.path = path
         self.clock = clock
+        self._use_config(config)
+        self._follows_settings = False  # True when config came from the stored settings (Store.open)
+        # Undo is per Store instance, like Anki's per-session undo: a restart starts with nothing to undo.
+        self._undo_stack: list[int] = []  # review_log ids written by this Store, newest last
+
+    def _use_config(self, config: SchedulerConfig) -> None:
         self.config = config
         self._scheduler = make_scheduler(config)
         self._preview_scheduler = make_scheduler(config, fuzz=False)
-        self._undo_stack: list[int] = []  # review_log ids written by this Store, newest last
 
     # --- life cycle ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | None, clock: Clock, config: SchedulerConfig = SchedulerConfig()) -> Store:
-        """Open (creating if missing) the database at `path`; None = the platformdirs default."""
+    def open(cls, path: Path | None, clock: Clock, config: SchedulerConfig | None = None) -> Store:
+        """Open (creating if missing) the database at `path`; None = the platformdirs default.
+
+        config None: the user's stored settings (`quizapp settings`) over SchedulerConfig's defaults.
+        An explicit config is used as given and the stored settings are ignored (tests pass one).
+        """
         if path is None:
             from quizapp.locations import default_db_path
 
             path = default_db_path()
         path = Path(path).expanduser().absolute()
-        return cls(open_engine(path), path, clock, config)
+        store = cls(open_engine(path), path, clock, config or SchedulerConfig())
+        if config is None:
+            try:
+                store._use_config(config_with(SchedulerConfig(), store.scheduling_settings()))
+            except BaseException:
+                store.close()
+                raise
+            store._follows_settings = True
+        return store
 
     def close(self) -> None:
         self._engine.dispose()
@@ -491,3 +508,49 @@ class Store:
         text = json.dumps(value, ensure_ascii=False)
         with self._write() as conn:
             conn.exec_driver_sql("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (SETTING_PREFIX + key, text))
+
+    def delete_setting(self, key: str) -> None:
+        with self._write() as conn:
+            conn.execute(META.delete().where(META.c.key == SETTING_PREFIX + key))
+
+    def stored_settings(self) -> dict[str, object]:
+        """Every stored setting as JSON-decoded values, in one read (unreadable JSON is kept as text)."""
+        with self._read() as conn:
+            rows = conn.execute(select(META.c.key, META.c.value).where(META.c.key.startswith(SETTING_PREFIX)))
+            out: dict[str, object] = {}
+            for key, value in rows:
+                try:
+                    out[key[len(SETTING_PREFIX):]] = json.loads(value)
+                except ValueError:
+                    out[key[len(SETTING_PREFIX):]] = value
+        return out
+
+    def scheduling_settings(self) -> dict[str, object]:
+        """The scheduling settings the user changed (key -> value), checked; StoreError for a bad stored one."""
+        stored = self.stored_settings()
+        values: dict[str, object] = {}
+        for key in SETTINGS:
+            if key in stored:
+                try:
+                    values[key] = setting_from_stored(key, stored[key])
+                except SettingError as exc:
+                    raise StoreError(
+                        f"{self.path}: the stored setting {exc}; change it with `quizapp settings {key} VALUE` "
+                        f"or `quizapp settings {key} default`"
+                    ) from None
+        return values
+
+    def set_scheduling_setting(self, key: str, value: object | None) -> None:
+        """Store one scheduling setting (a parsed value; None = back to the default).
+
+        SettingError for an unknown key or a value SchedulerConfig refuses. A Store opened without an
+        explicit config schedules with the new value at once.
+        """
+        spec = setting(key)
+        if value is None:
+            self.delete_setting(spec.key)
+        else:
+            config_with(SchedulerConfig(), {spec.key: value})  # refuse what SchedulerConfig refuses
+            self.set_setting(spec.key, spec.stored(value))
+        if self._follows_settings:
+            self._use_config(config_with(SchedulerConfig(), self.scheduling_settings()))

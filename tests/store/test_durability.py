@@ -90,8 +90,9 @@ def test_a_database_from_a_newer_version_is_refused_untouched(tmp_path, clock):
 def test_refusing_creates_nothing(tmp_path, clock):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(StoreError, match="cannot create the database folder"):
+    with pytest.raises(StoreError, match="cannot create the database folder") as err:
         Store.open(blocker / "sub" / "quizapp.sqlite3", clock)
+    assert str(err.value).startswith(f"{blocker}: exists and is not a folder")
     with pytest.raises(StoreError, match="directory"):
         Store.open(tmp_path, clock)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "home"]
@@ -106,6 +107,20 @@ def test_default_location_is_a_private_folder(clock, tmp_path):
     folder = default_db_path().parent
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
     assert stat.S_IMODE(default_db_path().stat().st_mode) & 0o077 == 0
+
+
+def test_every_missing_parent_folder_is_private(tmp_path, clock):
+    old = os.umask(0o022)  # the common umask: a plain mkdir would give 0755
+    try:
+        (tmp_path / "existing").mkdir(mode=0o755)
+        path = tmp_path / "existing" / "a" / "b" / "c" / "quizapp.sqlite3"
+        with Store.open(path, clock):
+            pass
+    finally:
+        os.umask(old)
+    for folder in (tmp_path / "existing" / "a", tmp_path / "existing" / "a" / "b", path.parent):
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700, folder
+    assert stat.S_IMODE((tmp_path / "existing").stat().st_mode) == 0o755  # not ours: left alone
 
 
 def test_wal_mode_and_busy_timeout(open_store):

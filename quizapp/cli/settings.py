@@ -1,0 +1,96 @@
+"""`quizapp settings`: show and change the scheduling options (Anki's deck options) stored in the database.
+
+`quizapp settings` lists every option with its value and default, `quizapp settings KEY` shows one,
+`quizapp settings KEY VALUE` checks and stores it (`default` restores the default). The table of options
+and their checks is quizapp.store.config.SETTINGS, which Store.open also reads, so what is stored here is
+what the app schedules with. Imports the store only inside run(), so building the parser stays cheap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+HELP = "show or change scheduling settings: retention, steps, daily limits, day rollover, leech threshold"
+RESET = "default"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("key", nargs="?", metavar="KEY", help="a setting name (without it: list them all)")
+    parser.add_argument("value", nargs="*", metavar="VALUE",
+                        help=f"the new value (steps may be several words: 1m 10m); '{RESET}' restores the default")
+    parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
+
+
+def run(args: argparse.Namespace, options) -> int:
+    from quizapp.cli import CliError
+    from quizapp.clock import SystemClock
+    from quizapp.locations import default_db_path
+    from quizapp.store import SchedulerConfig, Store, StoreError
+    from quizapp.store.config import SETTINGS, SettingError, parse_setting, setting
+
+    try:
+        spec = setting(args.key) if args.key is not None else None
+        new = None
+        if spec is not None and args.value:
+            text = " ".join(args.value)
+            new = None if text.strip().lower() == RESET else parse_setting(spec.key, text)
+    except SettingError as exc:
+        raise CliError(str(exc)) from None
+
+    path = options.db_path or default_db_path()
+    try:
+        if not args.value and not path.exists():
+            stored: dict[str, object] = {}  # nothing stored yet: do not create a database just to read
+        else:
+            # An explicit config: a bad stored value must not stop us from showing or fixing it.
+            with Store.open(path, SystemClock(), SchedulerConfig()) as store:
+                if spec is not None and args.value:
+                    before = _current(spec, store.stored_settings())
+                    store.set_scheduling_setting(spec.key, new)
+                stored = store.stored_settings()
+    except (StoreError, SettingError) as exc:
+        raise CliError(str(exc)) from None
+
+    if spec is not None and args.value:
+        after = _current(spec, stored)
+        print(f"{spec.key} = {after[0]} (was {before[0]}; default {spec.show(spec.default)})")
+        return 0
+    chosen = [spec] if spec is not None else list(SETTINGS.values())
+    rows = [(s, *_current(s, stored)) for s in chosen]
+    if args.as_json:
+        print(json.dumps({s.key: {"value": value, "default": s.show(s.default), "changed": changed,
+                                  "expected": s.expected, "description": s.description}
+                          for s, value, changed in rows}, ensure_ascii=False, indent=2))
+    elif spec is not None:
+        _, value, changed = rows[0]
+        print(f"{spec.key} = {value}" + (f" (default {spec.show(spec.default)})" if changed else " (the default)"))
+        print(f"  {spec.description}")
+        print(f"  expected: {spec.expected}")
+    else:
+        print(_table(rows))
+        print(f"\ndatabase: {path}")
+        print(f"change one with `quizapp settings KEY VALUE`; `quizapp settings KEY {RESET}` restores the default")
+    return 0
+
+
+def _current(spec, stored: dict[str, object]) -> tuple[str, bool]:
+    """(the value as text, whether it differs from the default); a bad stored value is shown as such."""
+    from quizapp.store.config import SettingError, setting_from_stored
+
+    if spec.key not in stored:
+        return spec.show(spec.default), False
+    try:
+        value = setting_from_stored(spec.key, stored[spec.key])
+    except SettingError:
+        return f"invalid stored value {stored[spec.key]!r} (set a valid one)", True
+    return spec.show(value), value != spec.default
+
+
+def _table(rows) -> str:
+    head = ("setting", "value", "default", "")
+    body = [(s.key, value + (" *" if changed else ""), s.show(s.default), s.description) for s, value, changed in rows]
+    widths = [max(len(r[i]) for r in (head, *body)) for i in range(3)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in (head, *body)]
+    lines.append("(* = changed from the default)")
+    return "\n".join(line.rstrip() for line in lines)
