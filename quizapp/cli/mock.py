@@ -55,6 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="minutes per question; fractions allowed, 0.5 = 30 s (default 5)")
     parser.add_argument("--followups", type=_count, default=2, metavar="K",
                         help="follow-ups per question, each with a third of the question's time (default 2)")
+    parser.add_argument("--calcs", type=_count, default=2, metavar="N",
+                        help="quick calculations per question, drawn with the seed (default 2)")
     parser.add_argument("--topic", action="append", default=[], metavar="T",
                         help="draw only from this topic (repeatable; default: all topics)")
     parser.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed for a reproducible draw")
@@ -82,7 +84,8 @@ def run(args: argparse.Namespace, options) -> int:
                 raise CliError(f"--topic: unknown topic {', '.join(unknown)}; topics are: {known}")
             try:
                 plan = mock_store.MockOptions(questions=args.questions, minutes=args.minutes,
-                                              followups=args.followups, topics=tuple(args.topic),
+                                              followups=args.followups, calcs=args.calcs,
+                                              topics=tuple(args.topic),
                                               seed=args.seed, strict=args.strict)
                 record = mock_store.start_session(app.store, app.bank, plan)
             except mock_store.MockError as exc:

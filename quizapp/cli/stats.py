@@ -1,7 +1,8 @@
 """`quizapp stats`: the statistics screen's figures as text (or JSON with --json) for scripts and terminals.
 
 Reads the review database only (it does not sync it with the question bank, so questions added since
-the app last ran are not counted yet). The figures come from quizapp.store.stats, like the screen's.
+the app last ran are not counted yet), and never creates one: with no database there is nothing to
+count, which it says (exit 0). The figures come from quizapp.store.stats, like the screen's.
 """
 
 from __future__ import annotations
@@ -19,13 +20,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, options) -> int:
+    from pathlib import Path
+
+    from quizapp import locations
     from quizapp.cli import CliError
     from quizapp.clock import SystemClock
     from quizapp.store import Store, StoreError
     from quizapp.store import stats
 
+    path = Path(options.db_path).expanduser() if options.db_path else locations.default_db_path()
+    if not path.exists():  # a read-only command: opening would create an empty database there
+        if args.as_json:
+            print(json.dumps(no_database_json(path), ensure_ascii=False, indent=2))
+        else:
+            from quizapp.tui.i18n import t
+
+            print(t("stats.no_database", options.lang).format(path=path))
+        return 0
     try:
-        with Store.open(options.db_path, SystemClock()) as store:
+        with Store.open(path, SystemClock()) as store:
             figures = stats.collect(store, lang=options.lang)
     except StoreError as exc:
         raise CliError(str(exc)) from None
@@ -36,16 +49,35 @@ def run(args: argparse.Namespace, options) -> int:
     return 0
 
 
+def no_database_json(path) -> dict:
+    """The JSON object's shape with nothing in it, and `database_exists` false (no database at `path`)."""
+    return {
+        "database": str(path), "database_exists": False, "now": None, "today": None,
+        "reviews_per_day": [], "reviews_last_30_days": 0, "reviews_last_90_days": 0, "true_retention": [],
+        "due_forecast": [], "states": [], "drill_accuracy": [], "mistakes": [], "leeches": [], "mock_sessions": [],
+    }
+
+
 def _percent(rate: float | None) -> str:
     return "—" if rate is None else f"{rate:.1%}"
 
 
+def _pad(text: str, width: int, left: bool) -> str:
+    """Pad to `width` terminal cells (a Chinese character takes two), left- or right-aligned."""
+    from rich.cells import cell_len
+
+    gap = " " * max(width - cell_len(text), 0)
+    return text + gap if left else gap + text
+
+
 def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
-    widths = [max(len(str(c)) for c in column) for column in zip(headers, *rows)]
-    out = ["  " + "  ".join(str(h).ljust(w) if i == 0 else str(h).rjust(w) for i, (h, w) in enumerate(zip(headers, widths)))]
-    for row in rows:
-        out.append("  " + "  ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(row, widths))))
-    return out
+    """Columns aligned by display width: the first left-aligned, the others right-aligned."""
+    from rich.cells import cell_len
+
+    cells = [[str(c) for c in row] for row in (headers, *rows)]
+    widths = [max(cell_len(c) for c in column) for column in zip(*cells)]
+    return ["  " + "  ".join(_pad(c, w, i == 0) for i, (c, w) in enumerate(zip(row, widths))).rstrip()
+            for row in cells]
 
 
 def as_text(figures, lang: str = "en", days: int = 30) -> str:
@@ -69,7 +101,7 @@ def as_text(figures, lang: str = "en", days: int = 30) -> str:
     lines += ["", w("stats.reviews.title").format(days=days)]
     lines += _table([w("stats.col.day"), w("stats.col.review"), w("stats.col.cram"), w("stats.col.mock"),
                      w("stats.col.total")],
-                    [[d.day.isoformat(), d.review, d.cram, d.mock, d.total] for d in recent])
+                    [[d.day.isoformat(), d.review, d.cram, d.mock, d.total] for d in reversed(recent)])  # newest first
     forecast = figures.forecast
     lines += ["", w("stats.forecast.title"), "  " + w("stats.forecast.summary").format(
         today=forecast[0].due, tomorrow=forecast[1].due, week=sum(f.due for f in forecast[:7]),
@@ -79,7 +111,7 @@ def as_text(figures, lang: str = "en", days: int = 30) -> str:
     lines += ["", w("stats.states.title")]
     lines += _table([w("stats.col.topic")] + [w(f"stats.col.{n}") for n in names],
                     [[s.topic or w("stats.all_topics"), *(getattr(s, n) for n in names)] for s in figures.states])
-    verdicts = ("correct", "close", "wrong", "unparseable")
+    verdicts = ("correct", "close", "wrong", "unparseable", "skipped")
     lines += ["", w("stats.accuracy.title")]
     lines += _table([w("stats.col.topic")] + [w(f"stats.col.{n}") for n in (*verdicts, "accuracy")],
                     [[a.topic or w("stats.all_topics"), *(getattr(a, n) for n in verdicts), _percent(a.rate)]

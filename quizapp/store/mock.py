@@ -24,9 +24,11 @@ from quizapp.content import Bank, Question, draw_variant, grade
 from quizapp.store.countdown import followup_budget
 from quizapp.store.errors import StoreError
 from quizapp.store.mock_tables import MockItem, MockSession
+from quizapp.store.tables import Card
 
 AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
 KINDS = ("question", "followup", "drill")
+SKIPPED = "skipped"  # a quick calculation left without a readable answer (empty, or time ran out)
 
 
 class MockError(ValueError):
@@ -43,6 +45,7 @@ class MockOptions:
     topics: tuple[str, ...] = ()  # empty = every topic
     seed: int | None = None
     strict: bool = False
+    calcs: int = 2  # quick calculations per question (at most), chosen with the seed
 
     def __post_init__(self) -> None:
         if self.questions < 1:
@@ -51,6 +54,8 @@ class MockOptions:
             raise MockError(f"--minutes: expected a number of minutes > 0 (e.g. 5 or 0.5), got {self.minutes}")
         if self.followups < 0:
             raise MockError(f"--followups: expected a whole number >= 0, got {self.followups}")
+        if self.calcs < 0:
+            raise MockError(f"--calcs: expected a whole number >= 0, got {self.calcs}")
 
     @property
     def question_budget(self) -> float:
@@ -126,7 +131,11 @@ class PlannedStep:
 
 
 def plan_steps(questions: Sequence[Question], options: MockOptions, rng: random.Random) -> list[PlannedStep]:
-    """Per question: the question, its first K follow-ups, then each of its numeric drills."""
+    """Per question: the question, its first K follow-ups, then up to N of its numeric drills.
+
+    The N drills are drawn with `rng` (so the seed reproduces them) and asked in the question's order;
+    a question with many drills does not turn a short interview into a long calculation session.
+    """
     steps: list[PlannedStep] = []
     short = followup_budget(options.question_budget)
     for index, question in enumerate(questions):
@@ -134,7 +143,11 @@ def plan_steps(questions: Sequence[Question], options: MockOptions, rng: random.
                                  options.question_budget))
         for followup in list(question.followups)[: options.followups]:
             steps.append(PlannedStep(index, "followup", question.id, followup.id, question.topic, followup.q, short))
-        for drill in question.drills:
+        drills = list(question.drills)
+        if len(drills) > options.calcs:
+            chosen = set(rng.sample(range(len(drills)), options.calcs))
+            drills = [d for i, d in enumerate(drills) if i in chosen]
+        for drill in drills:
             seed = rng.randrange(2**31)
             try:
                 variant = draw_variant(question, drill, seed)
@@ -155,6 +168,10 @@ class MockRecord:
 
     session: MockSession
     items: list[MockItem] = field(default_factory=list)
+    new_cards: frozenset[str] = frozenset()  # card ids never reviewed (their ratings are not pre-ticked)
+
+    def goes_to_schedule(self, item: MockItem) -> bool:
+        return goes_to_schedule(item, new=item.card_id in self.new_cards)
 
     @property
     def next_index(self) -> int | None:
@@ -217,7 +234,16 @@ def start_session(store, bank: Bank, options: MockOptions, cards: Mapping[str, o
         db.commit()
         for obj in (row, *items):
             db.refresh(obj)
-    return MockRecord(row, items)
+        return MockRecord(row, items, _new_cards(db, items))
+
+
+def _new_cards(db: Session, items: Sequence[MockItem]) -> frozenset[str]:
+    """The items' cards that were never reviewed (reps == 0)."""
+    ids = {item.card_id for item in items}
+    if not ids:
+        return frozenset()
+    rows = db.exec(select(Card.card_id).where(Card.card_id.in_(ids), Card.reps == 0))  # type: ignore[attr-defined]
+    return frozenset(rows)
 
 
 def card_rows(store) -> dict[str, object]:
@@ -231,7 +257,7 @@ def load_session(store, session_id: int) -> MockRecord:
         if row is None:
             raise MockError(f"no mock session {session_id}")
         items = db.exec(select(MockItem).where(MockItem.session_id == session_id).order_by(MockItem.position)).all()
-        return MockRecord(row, list(items))
+        return MockRecord(row, list(items), _new_cards(db, items))
 
 
 def save_draft(store, item_id: int, draft: str, elapsed_s: float, session_elapsed_s: float) -> None:
@@ -276,21 +302,45 @@ def record_answer(store, bank: Bank | None, item_id: int, draft: str, elapsed_s:
         return item
 
 
-def _grade_into(item: MockItem, bank: Bank | None, draft: str, lang: str) -> None:
+def _drill_of(bank: Bank | None, item: MockItem):
+    """(question, drill) of a planned calculation, or (None, None) once it left the bank."""
     question = bank.question(item.question_id) if bank is not None else None
     drill = next((d for d in question.drills if d.id == item.item_id), None) if question else None
+    return (question, drill) if drill is not None else (None, None)
+
+
+def unreadable_reason(bank: Bank | None, item: MockItem, draft: str, lang: str = "en") -> str | None:
+    """Why a typed calculation answer cannot be read (the quantity parser's reason), or None when it can
+    be graded or is empty (an empty answer is a deliberate skip). The interview lets the user retype."""
+    if item.kind != "drill" or not draft.strip():
+        return None
+    question, drill = _drill_of(bank, item)
+    if drill is None:
+        return None
+    result = grade(draw_variant(question, drill, item.variant_seed), drill, draft, lang=lang)
+    return (result.reason or "?") if result.verdict == "unparseable" else None
+
+
+def _grade_into(item: MockItem, bank: Bank | None, draft: str, lang: str) -> None:
+    """Grade on the spot. No readable answer (empty, or left unreadable when time ran out) is stored as
+    "skipped": a miss (Again) like a wrong answer, but shown as "no answer" rather than "could not read"."""
+    question, drill = _drill_of(bank, item)
     if drill is None:  # the drill left the bank since the interview was planned
         item.verdict, item.rating = "unparseable", AGAIN
         return
     variant = draw_variant(question, drill, item.variant_seed)
     result = grade(variant, drill, draft, lang=lang)
+    if result.verdict == "unparseable":
+        item.verdict, item.value, item.rating = SKIPPED, None, AGAIN
+        item.expected, item.expected_display = result.expected, variant.expected_display
+        item.mistake_id = item.mistake_label = None
+        return
     item.verdict = result.verdict
     item.value = result.value
     item.expected = result.expected
     item.expected_display = variant.expected_display
     item.mistake_id = result.mistake_id
     item.mistake_label = result.mistake_label
-    # an unanswered or unreadable calculation in an interview counts as a miss
     item.rating = result.suggested_rating if result.suggested_rating is not None else AGAIN
 
 
@@ -331,11 +381,17 @@ def is_miss(item: MockItem) -> bool:
     return item.rating is not None and item.rating <= HARD
 
 
-def goes_to_schedule(item: MockItem) -> bool:
-    """The user's choice, else the default: yes for misses."""
+def goes_to_schedule(item: MockItem, new: bool = False) -> bool:
+    """The user's choice, else the default: yes for misses of cards already studied.
+
+    A never-reviewed (`new`) card is not ticked by default: its first rating would introduce it and
+    spend one of the day's new cards, which the user did not ask for by taking a mock interview.
+    """
     if item.rating is None:
         return False
-    return item.to_schedule if item.to_schedule is not None else is_miss(item)
+    if item.to_schedule is not None:
+        return item.to_schedule
+    return is_miss(item) and not new
 
 
 def score(items: Iterable[MockItem]) -> float | None:
@@ -371,7 +427,7 @@ def apply_ratings(store, session_id: int) -> int:
     schedulable = {row.card_id for row in store.cards()}  # cards that left the bank are skipped
     applied = 0
     for item in record.items:
-        if item.applied_rating is not None or not goes_to_schedule(item) or item.card_id not in schedulable:
+        if item.applied_rating is not None or not record.goes_to_schedule(item) or item.card_id not in schedulable:
             continue
         mark_applied = (
             update(MockItem.__table__)  # type: ignore[attr-defined]

@@ -12,22 +12,24 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
-from sqlalchemy import DateTime, Integer, and_, case, column, func, select, values
+from sqlalchemy import DateTime, Integer, and_, case, column, func, literal, select, union_all, values
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.store.errors import StoreError
+from quizapp.store.mock_tables import MockItem
 from quizapp.store.tables import Card, ReviewLog
 
 CARD = Card.__table__
 LOG = ReviewLog.__table__
+MOCK_ITEM = MockItem.__table__
 
 LEARNING, REVIEW, RELEARNING = 1, 2, 3  # fsrs.State values as stored in card.state / review_log.prev_state
 AGAIN = 1
 MODES = ("review", "cram", "mock")
 SCHEDULED_MODES = ("review", "mock")  # cram answers never move the schedule, so retention ignores them
 STATES = ("new", "learning", "review", "relearning", "suspended", "leech")
-VERDICTS = ("correct", "close", "wrong", "unparseable")
+VERDICTS = ("correct", "close", "wrong", "unparseable", "skipped")  # skipped: a mock calculation left unanswered
 ALL_TIME = None
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -97,13 +99,15 @@ class StateCounts:
 @dataclass(frozen=True)
 class DrillAccuracy:
     """Auto-graded drill answers of one topic. rate = correct / (correct + close + wrong):
-    an unparseable answer was never a number, so it is counted but not judged."""
+    an unparseable answer was never a number and a skipped one (a mock calculation left without an
+    answer) was never given, so both are counted but not judged."""
 
     topic: str
     correct: int = 0
     close: int = 0
     wrong: int = 0
     unparseable: int = 0
+    skipped: int = 0
 
     @property
     def judged(self) -> int:
@@ -291,18 +295,35 @@ def state_counts(store) -> list[StateCounts]:
     return [*rows, total]
 
 
-def drill_accuracy(store) -> list[DrillAccuracy]:
-    """Auto-graded drill answers per topic (every mode: review, cram and mock), then the total."""
-
-    def count(verdict: str):
-        return func.coalesce(func.sum(case((LOG.c.verdict == verdict, 1), else_=0)), 0)
-
-    query = (
-        select(CARD.c.topic, *(count(v) for v in VERDICTS))
+def _graded_answers():
+    """Every graded drill answer as (topic, verdict, mistake): the review log's (every mode), plus the
+    mock interviews' quick calculations whose rating was not written to the schedule. A calculation
+    whose rating was applied is already in the review log (mode mock), so it is not counted twice."""
+    logged = (
+        select(CARD.c.topic.label("topic"), LOG.c.verdict.label("verdict"), LOG.c.mistake.label("mistake"))
         .select_from(LOG.join(CARD, CARD.c.card_id == LOG.c.card_id))
         .where(CARD.c.kind == "drill", LOG.c.verdict.in_(VERDICTS))
-        .group_by(CARD.c.topic)
-        .order_by(CARD.c.topic)
+    )
+    mocked = (
+        select(MOCK_ITEM.c.topic, MOCK_ITEM.c.verdict, MOCK_ITEM.c.mistake_id)
+        .where(MOCK_ITEM.c.kind == "drill", MOCK_ITEM.c.verdict.in_(VERDICTS),
+               MOCK_ITEM.c.answered_at.is_not(None), MOCK_ITEM.c.applied_rating.is_(None))
+    )
+    return union_all(logged, mocked).subquery("graded")
+
+
+def drill_accuracy(store) -> list[DrillAccuracy]:
+    """Auto-graded drill answers per topic (review, cram, and mock interviews' quick calculations),
+    then the total."""
+    graded = _graded_answers()
+
+    def count(verdict: str):
+        return func.coalesce(func.sum(case((graded.c.verdict == verdict, 1), else_=literal(0))), 0)
+
+    query = (
+        select(graded.c.topic, *(count(v) for v in VERDICTS))
+        .group_by(graded.c.topic)
+        .order_by(graded.c.topic)
     )
     with _read(store) as conn:
         rows = [DrillAccuracy(topic, *(int(v) for v in rest)) for topic, *rest in conn.execute(query)]
@@ -324,13 +345,14 @@ def mistake_label(mistake_id: str, lang: str = "en") -> str:
 
 
 def top_mistakes(store, limit: int = 10, lang: str = "en") -> list[MistakeCount]:
-    """The named misconceptions found most often in drill answers (ties by id)."""
+    """The named misconceptions found most often in drill answers, mock calculations included (ties by id)."""
+    graded = _graded_answers()
     n = func.count().label("n")
     query = (
-        select(LOG.c.mistake, n)
-        .where(LOG.c.mistake.is_not(None), LOG.c.mistake != "")
-        .group_by(LOG.c.mistake)
-        .order_by(n.desc(), LOG.c.mistake)
+        select(graded.c.mistake, n)
+        .where(graded.c.mistake.is_not(None), graded.c.mistake != "")
+        .group_by(graded.c.mistake)
+        .order_by(n.desc(), graded.c.mistake)
         .limit(limit)
     )
     with _read(store) as conn:

@@ -184,8 +184,9 @@ class Figures:
     setup: object | None = None  # quizapp.memory.Setup
     breakdown: object | None = None  # quizapp.memory.Breakdown
     fit: object | None = None  # quizapp.memory.Fit
-    error_field: str | None = None
+    error_field: str | None = None  # the first field the calculator rejects
     error: str | None = None
+    errors: dict[str, str] | None = None  # every rejected field -> its reason (error_field first)
     max_batch: Solved = Solved(None)
     max_seq: Solved = Solved(None)
     max_params: Solved = Solved(None)
@@ -195,6 +196,52 @@ class Figures:
     @property
     def ok(self) -> bool:
         return self.breakdown is not None
+
+
+def _first_rejection(values: Mapping[str, object]) -> tuple[str, str] | None:
+    """(field, reason) of the first thing setup_from_options (or the breakdown) rejects, or None."""
+    from quizapp import memory as M
+
+    options = options_from_values(values)
+    if values.get("model") == COUNT and not options.get("model"):
+        return "params", "expected a parameter count like 7B or 70亿"
+    try:
+        M.breakdown(M.setup_from_options(options))
+    except M.SetupError as exc:
+        field = exc.field
+        if field == "model" and values.get("model") == COUNT:
+            field = "params"
+        return field, exc.message
+    return None
+
+
+def rejected_fields(values: Mapping[str, object]) -> dict[str, str]:
+    """Every field the calculator rejects, not only the first: after each rejection that field is put
+    back to its default and the rest is checked again, until the setup is accepted."""
+    defaults = default_values()
+    trial = dict(values)
+    errors: dict[str, str] = {}
+    for _ in range(len(defaults) + 1):
+        rejected = _first_rejection(trial)
+        if rejected is None:
+            break
+        field, message = rejected
+        errors.setdefault(field, message)
+        if field not in defaults or trial.get(field) == defaults[field]:
+            break  # the default itself is refused here (a combination): nothing more to learn
+        trial[field] = defaults[field]
+    return errors
+
+
+def gpu_label(gpu_id: str) -> str:
+    """A GPU id as people write it: a100-80g -> A100 80GB, rtx-4090 -> RTX 4090, l40s -> L40S."""
+    words = []
+    for part in gpu_id.split("-"):
+        if part[:-1].isdigit() and part.endswith("g"):
+            words.append(f"{part[:-1]}GB")
+        else:
+            words.append(part.upper())
+    return " ".join(words)
 
 
 def _solve(function, *args) -> Solved:
@@ -214,16 +261,12 @@ def compute(values: Mapping[str, object], solve: bool = True) -> Figures:
     from quizapp import memory as M
 
     options = options_from_values(values)
-    if values.get("model") == COUNT and not options.get("model"):
-        return Figures(options, error_field="params", error="expected a parameter count like 7B or 70亿")
-    try:
-        setup = M.setup_from_options(options)
-        b = M.breakdown(setup)
-    except M.SetupError as exc:
-        field = exc.field
-        if field == "model" and values.get("model") == COUNT:
-            field = "params"
-        return Figures(options, error_field=field, error=exc.message)
+    errors = rejected_fields(values)
+    if errors:
+        field, message = next(iter(errors.items()))
+        return Figures(options, error_field=field, error=message, errors=errors)
+    setup = M.setup_from_options(options)
+    b = M.breakdown(setup)
     fit = M.fit(b, setup.gpu, setup.reserve) if setup.gpu is not None else None
     figures = dict(options=options, setup=setup, breakdown=b, fit=fit,
                    flops_per_token=_solve(M.flops_per_token, setup))
@@ -265,7 +308,60 @@ SNIPPET_ASKS = {
     "optimizer_states": "GB", "activations": "GB", "kv_cache": "GB", "cpu": "GB",
     "params": "B", "trainable_params": "B", "max_params": "B", "step_time": "s",
 }
-_ASK_WORDS = {"B": "how many billion parameters", "s": "how many seconds", "GB": "how many GB"}
+_UNIT_WORDS = {"B": "in billions", "s": "in seconds", "GB": "in GB"}
+_ASK_NAMES = {
+    "total": "the total GPU memory", "model_states": "the model states (weights, gradients, master weights, "
+    "optimizer states)", "weights": "the weights", "gradients": "the gradients",
+    "master_weights": "the fp32 master weights", "optimizer_states": "the optimizer states",
+    "activations": "the activations", "kv_cache": "the KV cache", "cpu": "the memory offloaded to the CPU",
+    "params": "the parameter count", "trainable_params": "the trainable parameters",
+    "max_params": "the largest model that fits", "step_time": "the time of one training step",
+}
+# How each setting reads in a prompt; `{key}` is filled from the drill's setup (so `vary:` works too).
+_PHRASES = (
+    ("precision", "{precision}"), ("grads", "{grads}-bit gradients"), ("optimizer", "{optimizer}"),
+    ("batch", "micro-batch {batch}"), ("seq", "sequence {seq}"), ("recompute", "recompute {recompute}"),
+    ("attention", "{attention} attention"), ("loss", "{loss} loss"), ("impl", "{impl} implementation"),
+    ("zero", "ZeRO-{zero}"), ("gpus", "over {gpus} GPUs"), ("offload", "offload {offload}"),
+    ("lora_rank", "rank {lora_rank}"), ("lora_targets", "targets {lora_targets}"),
+    ("weights_dtype", "{weights_dtype} weights"), ("kv_dtype", "{kv_dtype} KV cache"),
+    ("double_quant", "double quantization {double_quant}"), ("gpu", "on {gpu}"), ("mfu", "MFU {mfu}"),
+)
+_SHAPE = (("layers", "{layers} layers"), ("hidden", "hidden {hidden}"), ("heads", "{heads} heads"),
+          ("kv_heads", "{kv_heads} KV heads"), ("ffn", "FFN {ffn}"), ("vocab", "vocabulary {vocab}"),
+          ("style", "{style} style"), ("tied", "tied embeddings {tied}"), ("positions", "{positions} positions"),
+          ("bias", "biases {bias}"))
+_ALWAYS = {"precision", "optimizer", "lora_rank", "lora_targets"}  # what every answer of this method depends on
+_SIZE_ASKS = {"total", "activations", "kv_cache", "cpu", "step_time"}  # depend on batch and sequence
+_GPU_ASKS = {"max_params", "step_time"}
+
+
+def snippet_prompt(options: Mapping[str, object], ask: str) -> str:
+    """A prompt someone can answer: the model, the method, and every setting that differs from the
+    calculator's default (plus the ones this ask depends on), as `{key}` placeholders."""
+    defaults = {key: str(value).strip() for key, value in default_values().items()}
+    training = options.get("method", "full") != "inference"
+
+    def wanted(key: str) -> bool:
+        if key not in options:
+            return False
+        if key in _ALWAYS and training:  # (LoRA's keys are only in the options for LoRA/QLoRA)
+            return True
+        if key in ("batch", "seq") and ask in _SIZE_ASKS:
+            return True
+        if key == "gpu" and ask in _GPU_ASKS:
+            return True
+        if key == "mfu" and ask == "step_time":
+            return True
+        if key == "gpus":
+            return "zero" in options and str(options["zero"]) != "0"
+        return str(options[key]).strip() != defaults.get(key)
+
+    subject = "{model}" if "model" in options else "A model with " + ", ".join(
+        phrase for key, phrase in _SHAPE if key in options)
+    parts = [f"{subject}, {{method}}" if "method" in options else subject]
+    parts += [phrase for key, phrase in _PHRASES if wanted(key)]
+    return f"{', '.join(parts)}: {_ASK_NAMES[ask]}, {_UNIT_WORDS[SNIPPET_ASKS[ask]]}?"
 
 
 def snippet_asks(setup) -> list[str]:
@@ -285,7 +381,8 @@ def snippet_asks(setup) -> list[str]:
 def drill_snippet(options: Mapping[str, object], ask: str = "total", drill_id: str | None = None) -> str:
     """The setup as a YAML drill (a one-item list to paste under a question's `drills:`).
 
-    Its prompt names the model through a `{model}` placeholder so a `vary:` can be added later.
+    Its prompt names the model and every setting that matters through `{key}` placeholders
+    (`snippet_prompt`), so it can be answered as it is and a `vary:` can be added later.
     """
     import yaml
 
@@ -295,8 +392,7 @@ def drill_snippet(options: Mapping[str, object], ask: str = "total", drill_id: s
     model = str(setup.get("model", "custom"))
     slug = "-".join("".join(ch if ch.isalnum() else " " for ch in model.lower()).split()) or "custom"
     unit = SNIPPET_ASKS[ask]
-    subject = "{model}" if "model" in setup else "This model"
-    prompt = f"{subject}, {setup.get('method', 'full')}: {_ASK_WORDS[unit]} ({ask.replace('_', ' ')})?"
+    prompt = snippet_prompt(options, ask)
     drill = {"id": drill_id or f"what-if-{slug}-{ask.replace('_', '-')}", "prompt": prompt, "setup": setup,
              "ask": ask, "unit": unit, "tolerance": "10%"}
     return yaml.safe_dump([drill], allow_unicode=True, sort_keys=False, default_flow_style=False, width=100)

@@ -43,3 +43,36 @@ def test_stats_on_a_foreign_file_is_one_line(tmp_path, monkeypatch, capsys):
     assert main(["stats"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("quizapp: ") and err.count("\n") == 1
+
+
+def test_stats_without_a_database_creates_none(tmp_path, monkeypatch, capsys):
+    missing = tmp_path / "nowhere" / "q.sqlite3"
+    monkeypatch.setenv("QUIZAPP_DB", str(missing))
+    assert main(["stats"]) == 0
+    out = capsys.readouterr().out
+    assert "No reviews yet" in out and str(missing) in out
+    assert main(["stats", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["database_exists"] is False and data["reviews_per_day"] == [] and data["mistakes"] == []
+    assert not missing.exists() and not missing.parent.exists()  # a read-only command writes nothing
+
+
+def test_text_tables_align_by_display_width_and_list_days_newest_first(tmp_path):
+    from rich.cells import cell_len
+
+    from quizapp.cli.stats import _table, as_text
+    from quizapp.store import stats
+
+    lines = _table(["主题", "新卡"], [["显存优化", "3"], ["kv", "12"], ["", "1"]])
+    assert len({cell_len(line) for line in lines}) == 1  # every right-aligned last column ends together
+    second = [cell_len(line[: len(line) - len(line.split()[-1])]) for line in lines]
+    assert all(cell_len(line) == cell_len(lines[0]) for line in lines)
+    assert min(second) >= cell_len("  显存优化  ")  # the labels' column is as wide as its widest label
+
+    with Store.open(tmp_path / "q.sqlite3", FakeClock(start=datetime.now(timezone.utc))) as store:
+        figures = stats.collect(store)
+    text = as_text(figures, "en", 30)
+    block = text.split("\n\n")[1].splitlines()  # the reviews-per-day table
+    days = [line.split()[0] for line in block[2:]]
+    assert len(days) == 30 and days == sorted(days, reverse=True)  # today first
+    assert days[0] == figures.reviews[-1].day.isoformat()

@@ -81,6 +81,10 @@ def test_one_question_mock_in_tmux(tmp_path):
         assert "This step" in session.screen() and "Interview" in session.screen()
         session.keys("my first answer", literal=True)
         session.wait_for("my first answer")
+        session.keys("C-o")  # pause from inside the editor: a key the terminal delivers, nothing typed
+        session.wait_for("PAUSED")
+        session.keys("C-o")
+        session.wait_for("Pause (ctrl+o)")
         session.keys("C-n")
         session.wait_for("follow-up 1 of 1")
         session.keys("a follow-up answer", literal=True)

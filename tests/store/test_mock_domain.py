@@ -186,9 +186,27 @@ def test_drills_are_graded_on_the_spot(store, bank):
     assert stored.verdict == "wrong" and stored.rating == mock_store.AGAIN
     assert stored.value == pytest.approx(3e9)
     assert stored.expected == pytest.approx(drill.expected)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "abc"])
+def test_no_readable_answer_is_stored_as_skipped_and_still_a_miss(store, bank, text):
+    """Left empty, or still unreadable when strict mode's time ran out: "no answer", not "could not read"."""
     blank = mock_store.start_session(store, bank, MockOptions(questions=1, topics=("t-one",), seed=2)).items[-1]
-    stored = mock_store.record_answer(store, bank, blank.id, "", 10, 10)
-    assert stored.verdict == "unparseable" and stored.rating == mock_store.AGAIN  # a miss in an interview
+    stored = mock_store.record_answer(store, bank, blank.id, text, 10, 10, auto_advanced=bool(text.strip()))
+    assert stored.verdict == mock_store.SKIPPED == "skipped"
+    assert stored.rating == mock_store.AGAIN and mock_store.is_miss(stored)  # a miss in an interview
+    assert stored.value is None and stored.mistake_id is None
+    assert stored.expected == pytest.approx(blank.expected)
+
+
+def test_unreadable_reason_only_for_typed_text_that_is_not_a_quantity(store, bank):
+    drill = mock_store.start_session(store, bank, MockOptions(questions=1, topics=("t-one",), seed=2)).items[-1]
+    reason = mock_store.unreadable_reason(bank, drill, "abc")
+    assert reason  # the quantity parser's own words
+    assert mock_store.unreadable_reason(bank, drill, "") is None  # empty: a deliberate skip
+    assert mock_store.unreadable_reason(bank, drill, "3 GB") is None  # readable, even if wrong
+    question = mock_store.start_session(store, bank, MockOptions(questions=1, topics=("t-one",), seed=2)).items[0]
+    assert mock_store.unreadable_reason(bank, question, "abc") is None  # only calculations are read
 
 
 def test_draft_in_progress_is_kept_and_resume_starts_at_first_unanswered(store, bank):
@@ -249,11 +267,23 @@ def test_default_schedule_choice_is_yes_for_misses():
     assert mock_store.goes_to_schedule(chosen) is True
 
 
+def test_default_schedule_choice_is_no_for_a_never_reviewed_card():
+    assert mock_store.goes_to_schedule(_item(1), new=True) is False  # would spend a new-card slot
+    ticked = _item(1)
+    ticked.to_schedule = True
+    assert mock_store.goes_to_schedule(ticked, new=True) is True  # the user can still choose it
+
+
 # --- the schedule ---------------------------------------------------------------------------------
 
 
 def test_apply_ratings_logs_chosen_items_with_mode_mock_once(store, bank, clock):
+    for card_id in ("alpha/question/main", "alpha/followup/why-master", "alpha/followup/fp32-grads",
+                    "alpha/drill/states-7b"):
+        store.review(card_id, 3, duration_ms=1000)  # studied before: not new cards
+    clock.advance(days=1)
     record = mock_store.start_session(store, bank, MockOptions(questions=1, topics=("t-one",), seed=3))
+    assert not record.new_cards
     question, fu1, fu2, drill = record.items
     for item in record.items:
         clock.advance(30)
@@ -269,7 +299,7 @@ def test_apply_ratings_logs_chosen_items_with_mode_mock_once(store, bank, clock)
     assert mock_store.apply_ratings(store, record.session.id) == 3
     assert mock_store.apply_ratings(store, record.session.id) == 0  # never twice
     with Session(store.engine) as db:
-        logs = db.exec(select(ReviewLog).order_by(ReviewLog.id)).all()
+        logs = db.exec(select(ReviewLog).where(ReviewLog.mode == "mock").order_by(ReviewLog.id)).all()
     assert [(log.card_id, log.rating, log.mode) for log in logs] == [
         (question.card_id, 1, "mock"), (fu1.card_id, 4, "mock"), (drill.card_id, 1, "mock")]
     assert logs[0].answer == "draft" and logs[0].duration_ms == 30000
@@ -280,6 +310,81 @@ def test_apply_ratings_logs_chosen_items_with_mode_mock_once(store, bank, clock)
     reloaded = mock_store.load_session(store, record.session.id)
     assert reloaded.session.applied
     assert [i.applied_rating for i in reloaded.items] == [1, 4, None, 1]
+
+
+def test_misses_of_new_cards_do_not_spend_the_new_card_limit_unless_ticked(store, bank, clock):
+    record = mock_store.start_session(store, bank, MockOptions(questions=1, topics=("t-one",), seed=3))
+    question, fu1, _fu2, drill = record.items
+    assert {i.card_id for i in record.items} == record.new_cards  # a fresh store: every card is new
+    for item in record.items:
+        mock_store.record_answer(store, bank, item.id, "1 GB" if item.kind == "drill" else "draft", 30.0, 0)
+    mock_store.rate_item(store, question.id, 1)  # a miss, but of a never-reviewed card
+    mock_store.rate_item(store, fu1.id, 1)
+    mock_store.set_to_schedule(store, fu1.id, True)  # the user ticks this one
+    new_before = store.today().new_done
+    assert mock_store.apply_ratings(store, record.session.id) == 1
+    with Session(store.engine) as db:
+        logged = [log.card_id for log in db.exec(select(ReviewLog))]
+    assert logged == [fu1.card_id]  # the wrong drill (Again) and the missed question stay out
+    assert store.today().new_done == new_before + 1  # only the ticked card used a slot
+    assert drill.card_id in mock_store.load_session(store, record.session.id).new_cards
+
+
+# --- quick calculations per question ----------------------------------------------------------------
+
+MANY_DRILLS = """\
+id: many
+title: "Five calculations [x]"
+topic: calc
+lang: en
+answer: a
+drills:
+""" + "".join(f"""\
+  - id: d{n}
+    prompt: "Weights of {{model}} in bf16, GB? ({n})"
+    setup: {{model: llama-2-7b, method: inference, batch: {n}}}
+    ask: weights
+    unit: GB
+""" for n in range(1, 6))
+
+
+@pytest.fixture
+def many_bank(tmp_path):
+    from quizapp.content import load_bank
+
+    root = tmp_path / "many"
+    (root / "calc").mkdir(parents=True)
+    (root / "calc" / "many.yaml").write_text(MANY_DRILLS, encoding="utf-8")
+    loaded = load_bank([root])
+    assert not loaded.problems, [str(p) for p in loaded.problems]
+    return loaded
+
+
+@pytest.mark.parametrize("calcs", [0, 1, 2, 5, 9])
+def test_calcs_caps_the_quick_calculations_per_question(many_bank, calcs):
+    question = many_bank.question("many")
+    steps = mock_store.plan_steps([question], MockOptions(calcs=calcs), random.Random(1))
+    drills = [s.item_id for s in steps if s.kind == "drill"]
+    assert len(drills) == min(calcs, 5)
+    order = [d.id for d in question.drills]
+    assert drills == sorted(drills, key=order.index)  # asked in the question's order
+
+
+def test_calcs_are_chosen_reproducibly_with_the_seed(many_bank):
+    question = many_bank.question("many")
+
+    def chosen(seed):
+        return [s.item_id for s in mock_store.plan_steps([question], MockOptions(calcs=2), random.Random(seed))
+                if s.kind == "drill"]
+
+    assert chosen(5) == chosen(5)
+    assert len({tuple(chosen(seed)) for seed in range(20)}) > 1  # the seed decides which
+
+
+def test_calcs_default_and_bad_value():
+    assert MockOptions().calcs == 2
+    with pytest.raises(MockError, match="--calcs"):
+        MockOptions(calcs=-1)
 
 
 def test_rating_out_of_range_is_refused(store, bank):

@@ -197,6 +197,41 @@ def test_drill_accuracy_per_topic(store):
     assert accuracy[""].judged == 6 and accuracy[""].rate == pytest.approx(3 / 6)
 
 
+def add_mock_calc(store, card_id: str, topic: str, verdict: str, *, mistake: str | None = None,
+                  applied: int | None = None, answered: bool = True) -> None:
+    """One quick calculation of a mock interview, graded on the spot (and maybe written to the schedule)."""
+    from quizapp.store.mock_tables import MockItem, MockSession
+
+    question_id, kind, item_id = card_id.split("/")
+    with store.engine.begin() as conn:
+        session_id = conn.execute(insert(MockSession.__table__).values(
+            started_at=at(28, 9), question_count=1, minutes=5.0, followups=0)).inserted_primary_key[0]
+        conn.execute(insert(MockItem.__table__).values(
+            session_id=session_id, position=0, question_index=0, kind=kind, card_id=card_id,
+            question_id=question_id, item_id=item_id, topic=topic, prompt="p", budget_s=100.0,
+            answered_at=at(28, 10) if answered else None, verdict=verdict if answered else None,
+            mistake_id=mistake, rating=1, applied_rating=applied))
+
+
+def test_mock_calculations_count_in_drill_accuracy_and_mistakes_once(store):
+    """Graded quick calculations count even when their rating stayed out of the schedule; one that was
+    written to the schedule is in the review log (mode mock) and is counted there only."""
+    add_card(store, "q1/drill/d1", "a")
+    add_mock_calc(store, "q1/drill/d1", "a", "correct")  # not applied: only in mock_item
+    add_mock_calc(store, "q1/drill/d1", "a", "wrong", mistake="no-master")
+    add_mock_calc(store, "q1/drill/d1", "a", "skipped")  # no answer: counted, not judged
+    add_mock_calc(store, "q1/drill/d1", "a", "correct", answered=False)  # never reached: not an answer
+    add_mock_calc(store, "q1/drill/d1", "a", "wrong", mistake="no-master", applied=1)  # applied ...
+    add_log(store, "q1/drill/d1", 1, at(28, 10), mode="mock", verdict="wrong", mistake="no-master")  # ... logged
+
+    (topic, total) = stats.drill_accuracy(store)
+    assert (topic.topic, topic.correct, topic.close, topic.wrong, topic.unparseable, topic.skipped) == (
+        "a", 1, 0, 2, 0, 1)
+    assert topic.judged == 3 and topic.rate == pytest.approx(1 / 3)
+    assert total.judged == 3
+    assert [(m.mistake_id, m.count) for m in stats.top_mistakes(store)] == [("no-master", 2)]
+
+
 def test_drill_accuracy_without_answers_has_no_rate(store):
     (total,) = stats.drill_accuracy(store)
     assert total.topic == "" and total.judged == 0 and total.rate is None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from quizapp import memory
 from quizapp.memory import format_bytes
 from quizapp.tui.screens.calculator import CalculatorScreen
@@ -67,7 +69,7 @@ async def test_fit_and_largest_batch_follow_the_gpu(app_factory):
         largest = memory.max_batch(setup, setup.gpu, setup.reserve)
         assert largest > 1
         assert f"{largest:,}" in shown(screen, "#calc-derived")
-        assert "h100-80g" in shown(screen, "#calc-fit")
+        assert "H100 80GB" in shown(screen, "#calc-fit")  # a readable name, not the id
 
 
 async def test_invalid_combination_is_flagged_on_its_field(app_factory):
@@ -130,17 +132,57 @@ async def test_copy_as_drill_writes_the_file_and_backs_up_an_old_one(app_factory
     assert (tmp_path / "drills" / "what-if.yaml.bak").read_text(encoding="utf-8") == "old: content\n"
 
 
-def test_calculator_snapshot(snap_compare, app_factory):
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_calculator_snapshot(snap_compare, app_factory, size):
     async def run_before(pilot) -> None:
         await open_calculator(pilot.app, pilot)
 
-    assert snap_compare(app_factory(), terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(app_factory(), terminal_size=size, run_before=run_before)
 
 
 def test_calculator_snapshot_invalid_field(snap_compare, app_factory):
     async def run_before(pilot) -> None:
         screen = await open_calculator(pilot.app, pilot)
         screen.query_one("#input-offload").value = "optimizer+params"
+        await type_into(pilot, screen, "batch", "x")  # two bad fields: both flagged
+        screen.query_one("#calc-form").scroll_home(animate=False)
         await settle(pilot)
 
     assert snap_compare(app_factory(), terminal_size=(100, 32), run_before=run_before)
+
+
+async def test_every_rejected_field_is_flagged_not_only_the_first(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_calculator(app, pilot)
+        await type_into(pilot, screen, "batch", "x")
+        await type_into(pilot, screen, "mfu", "2")
+        for key in ("batch", "mfu"):
+            assert screen.query_one(f"#field-{key}").has_class("-invalid")
+        errors = list(screen.query(".calc-field-error"))
+        assert len(errors) == 2
+        for line, key in zip(errors, ("batch", "mfu")):
+            siblings = list(line.parent.children)
+            assert siblings[siblings.index(line) - 1] is screen.query_one(f"#field-{key}")
+        await type_into(pilot, screen, "batch", "2")  # fixing one leaves the other flagged
+        assert not screen.query_one("#field-batch").has_class("-invalid")
+        assert screen.query_one("#field-mfu").has_class("-invalid") and len(screen.query(".calc-field-error")) == 1
+
+
+async def test_labels_never_run_into_their_values_at_80_columns(app_factory):
+    from rich.cells import cell_len
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_calculator(app, pilot)
+        screen.query_one("#input-model").value = "custom"  # shows the longest labels
+        await settle(pilot)
+        for row in screen.query(".calc-field"):
+            if not row.display:
+                continue
+            label, value = row.children[0], row.children[1]
+            text = str(label.content)
+            assert cell_len(text) <= label.content_region.width, text  # the whole label fits ...
+            assert label.content_region.right < value.region.x, text  # ... with a gap before the value
+        gpu = screen.query_one("#input-gpu")
+        assert str(gpu.query_one("SelectCurrent #label").content) == "A100 80GB"  # a name, not the id

@@ -65,6 +65,38 @@ def test_snippet_is_a_valid_drill_with_the_calculators_answer(tmp_path, ask):
     assert not problems, [str(p) for p in problems]
     variant = draw_variant(loaded, loaded.drills[0], 0)
     assert variant.expected == pytest.approx(memory.evaluate(figures.setup, ask))
+    # the prompt says what was changed, so the drill can be answered as it stands
+    prompt = variant.prompt
+    assert "{" not in prompt and "llama-2-7b" in prompt
+    for words in ("ZeRO-2", "over 4 GPUs", "offload optimizer", "recompute full", "micro-batch 2", "bf16-mixed"):
+        assert words in prompt, (words, prompt)
+    assert "attention" not in prompt  # a setting left at its default is not spelled out
+
+
+def test_snippet_prompt_for_inference_and_custom_shapes():
+    values = dict(form.default_values(), method="inference", weights_dtype="int4", kv_dtype="fp8", seq="8192")
+    prompt = form.snippet_prompt(form.compute(values).options, "kv_cache")
+    for key in ("{model}", "{method}", "{weights_dtype} weights", "{kv_dtype} KV cache", "sequence {seq}"):
+        assert key in prompt
+    assert "{precision}" not in prompt and "{optimizer}" not in prompt  # training settings do not apply
+    custom = form.compute(dict(form.default_values(), model="custom", layers="4", hidden="512", heads="8",
+                               kv_heads="8", ffn="2048", vocab="1000"))
+    assert form.snippet_prompt(custom.options, "total").startswith("A model with {layers} layers, hidden {hidden}")
+
+
+def test_rejected_fields_finds_every_bad_field():
+    values = dict(form.default_values(), model="custom", heads="7", batch="x", mfu="2")
+    errors = form.rejected_fields(values)
+    assert set(errors) == {"heads", "batch", "mfu"}
+    figures = form.compute(values)
+    assert not figures.ok and figures.error_field in errors and figures.errors == errors
+    assert form.rejected_fields(form.default_values()) == {}
+
+
+def test_gpu_labels_are_readable():
+    assert form.gpu_label("a100-80g") == "A100 80GB"
+    assert form.gpu_label("rtx-4090") == "RTX 4090"
+    assert form.gpu_label("l40s") == "L40S"
 
 
 def test_save_backs_up_and_never_replaces_a_backup(tmp_path):

@@ -22,6 +22,8 @@ def run_cli(*args: str) -> subprocess.CompletedProcess:
         (["--minutes", "nan"], "--minutes: expected minutes > 0"),
         (["--questions", "0"], "--questions: expected a whole number >= 1"),
         (["--followups", "-1"], "--followups: expected a whole number >= 0"),
+        (["--calcs", "-1"], "--calcs: expected a whole number >= 0"),
+        (["--calcs", "two"], "--calcs: expected a whole number"),
         (["--seed", "x"], "--seed: expected a whole number"),
     ],
 )

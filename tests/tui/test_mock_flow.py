@@ -8,7 +8,7 @@ import random
 import pytest
 from mock_support import load_tiny_bank
 from sqlmodel import Session, select
-from textual.widgets import Button, Input, TextArea
+from textual.widgets import Button, Checkbox, Footer, Input, TextArea
 
 from quizapp.content import draw_variant
 from quizapp.store import mock as mock_store
@@ -113,7 +113,13 @@ async def test_two_question_mock_with_followups_to_the_debrief(app_factory, stor
         await pilot.pause()
         rated = {i.id: i for i in items_in_db(store, record.session.id)}
         assert rated[first.id].rating == 1 and rated[followup.id].rating == 3
-        await pilot.press("a")  # ratings into the schedule: default yes only for the miss
+        # every card is new in this fresh store: even the miss is not ticked (it would spend a new-card
+        # slot); the user ticks it
+        box = controls[0].query_one(Checkbox)
+        assert box.value is False and "new card" in str(box.label)
+        box.value = True
+        await pilot.pause()
+        await pilot.press("a")  # ratings into the schedule: only the ticked miss
         await pilot.pause()
         with Session(store.engine) as db:
             logs = db.exec(select(ReviewLog)).all()
@@ -179,7 +185,7 @@ async def test_pause_stops_the_clocks_and_shows_a_marker(app_factory, clock, sto
         clock.advance(5)
         await pilot.press("p")  # typed into the draft: the editor has focus
         assert screen.query_one("#mock-draft", TextArea).text == "p" and not screen.timers.paused
-        await pilot.press("escape", "p")
+        await pilot.press("escape", "p")  # outside the editor the letter works too
         await pilot.pause()
         assert screen.timers.paused and marker.display
         assert screen.query_one("#mock-draft", TextArea).read_only
@@ -295,3 +301,115 @@ async def test_a_draft_being_typed_is_saved_every_few_seconds(app_factory, clock
         stored = items_in_db(store, record.session.id)[0]
         assert stored.draft == "so far" and stored.answered_at is None
         assert stored.elapsed_s == pytest.approx(DRAFT_SAVE_S)
+
+
+def footer_keys(screen) -> dict[str, str]:
+    """key -> description of what the footer shows now."""
+    return {b.binding.key: b.binding.description for b in screen.active_bindings.values()
+            if b.enabled and b.binding.show}
+
+
+async def test_editor_keys_never_type_into_the_draft_and_the_footer_shows_reachable_ones(app_factory, clock, store):
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        record = await open_interview(app, pilot, MockOptions(questions=1, minutes=1, followups=0, seed=1))
+        screen = app.screen
+        draft = screen.query_one("#mock-draft", TextArea)
+        assert draft.has_focus
+        keys = footer_keys(screen)
+        assert "p" not in keys and "q" not in keys  # letters type here, so the footer does not offer them
+        assert {"ctrl+n", "ctrl+o", "ctrl+l", "escape"} <= set(keys)
+        assert screen.check_action("pause_key", ()) is False and screen.check_action("leave_key", ()) is False
+        await pilot.press(*"pq", "ctrl+o")  # ctrl+o pauses while typing, without typing anything
+        await pilot.pause()
+        assert screen.timers.paused and draft.text == "pq"
+        await pilot.press("ctrl+o")
+        await pilot.pause()
+        assert not screen.timers.paused
+        draft.focus()
+        await pilot.press("escape")  # leave the editor: now the letters are keys again
+        await pilot.pause()
+        assert screen.check_action("pause_key", ()) is True
+        draft.focus()
+        await pilot.pause()
+        await pilot.press(*" more", "ctrl+l")  # save & leave from inside the editor
+        await pilot.pause()
+        assert not isinstance(app.screen, type(screen))
+        stored = items_in_db(store, record.session.id)[0]
+        assert stored.draft == "pq more" and stored.answered_at is None
+
+
+async def test_an_unreadable_calculation_is_retyped_while_time_remains(app_factory, clock, store, bank):
+    options = MockOptions(questions=1, minutes=1, followups=0, topics=("t-one",), seed=2)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        record = await open_interview(app, pilot, options)
+        screen = app.screen
+        await pilot.press("ctrl+n")  # the question, left empty
+        await pilot.pause()
+        drill = record.items[screen.index]
+        assert drill.kind == "drill"
+        await pilot.press(*"abc", "enter")
+        await pilot.pause()
+        assert screen.index is not None and screen.item.id == drill.id  # still here
+        hint = screen.query_one("#mock-hint")
+        assert hint.has_class("-problem") and "Could not read" in str(hint.render())
+        assert items_in_db(store, record.session.id)[-1].answered_at is None
+        calc = screen.query_one("#mock-calc", Input)
+        assert calc.has_focus
+        calc.value = ""
+        await pilot.press(*right_answer(bank, drill), "enter")
+        await pilot.pause()
+        stored = items_in_db(store, record.session.id)[-1]
+        assert stored.verdict == "correct" and stored.draft == right_answer(bank, drill)
+
+
+async def test_an_empty_calculation_is_a_skip_shown_as_no_answer(app_factory, clock, store):
+    from quizapp.tui.screens.debrief import DebriefScreen
+
+    options = MockOptions(questions=1, minutes=1, followups=0, topics=("t-one",), seed=2)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        record = await open_interview(app, pilot, options)
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await pilot.press("enter")  # nothing typed: an explicit skip
+        await pilot.pause()
+        assert isinstance(app.screen, DebriefScreen)
+        stored = items_in_db(store, record.session.id)[-1]
+        assert stored.verdict == "skipped" and stored.rating == 1
+        line = str(app.screen.query_one(".debrief-drill").render())
+        assert "No answer" in line and "Could not read" not in line
+
+
+async def test_strict_timeout_stores_an_unreadable_calculation_as_no_answer(app_factory, clock, store):
+    options = MockOptions(questions=1, minutes=0.3, followups=0, topics=("t-one",), seed=2, strict=True)
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        record = await open_interview(app, pilot, options)
+        screen = app.screen
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        await pilot.press(*"abc")
+        clock.advance(60)
+        screen.tick()
+        await pilot.pause()
+        stored = items_in_db(store, record.session.id)[-1]
+        assert stored.auto_advanced and stored.verdict == "skipped" and stored.draft == "abc"
+
+
+async def test_setup_form_caps_the_calculations(app_factory, store):
+    from quizapp.tui.screens.mock_setup import MockSetupScreen
+
+    app = app_factory()
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(MockSetupScreen())
+        await pilot.pause()
+        form = app.screen
+        assert form.query_one("#setup-calcs", Input).value == "2"
+        form.query_one("#setup-calcs", Input).value = "0"
+        form.query_one("#setup-seed", Input).value = "3"
+        form.query_one("#setup-start", Button).press()
+        await pilot.pause()
+        record = mock_store.load_session(store, mock_store.list_sessions(store)[0].id)
+        assert record.items and not [i for i in record.items if i.kind == "drill"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from quizapp.store import stats
 from quizapp.tui.screens.stats import StatsScreen
-from quizapp.tui.widgets.charts import FigureChart
+from quizapp.tui.widgets.charts import FigureChart, tick_positions
 
 
 def seed_history(store, clock, days: int = 12) -> None:
@@ -73,9 +73,18 @@ async def test_screen_shows_the_store_figures_and_toggles_text(app_factory, stor
         states = screen.query_one("#states-table")
         assert states.row_count == len(expected.states)
 
+        legend = str(chart.query_one(".chart--legend").content)
+        assert all(word in legend for word in ("Review", "Cram", "Mock"))  # beside the chart, not over the bars
+
         await pilot.press("t")
         await pilot.pause()
         assert all(c.as_text for c in screen.query(FigureChart))
+        rows = chart.query_one("DataTable")
+        first, last = rows.get_row_at(0)[0], rows.get_row_at(rows.row_count - 1)[0]
+        assert (str(first), str(last)) == (expected.reviews[-1].day.strftime("%m-%d"),
+                                          expected.reviews_last(30)[0].day.strftime("%m-%d"))  # newest first
+        due = forecast.query_one("DataTable")
+        assert str(due.get_row_at(0)[0]) == expected.forecast[0].day.strftime("%m-%d")  # a forecast: today first
         await pilot.press("d")
         await pilot.pause()
         assert len(chart.figures()) == 90
@@ -91,3 +100,9 @@ async def test_home_s_opens_statistics(app_factory):
         await pilot.press("s")
         await settle(pilot)
         assert isinstance(app.screen, StatsScreen)
+
+
+def test_today_always_has_a_date_label():
+    assert tick_positions(30, 7) == [2, 9, 16, 23, 30]  # a history: today is the last bar
+    assert tick_positions(30, 7, anchor="first") == [1, 8, 15, 22, 29]  # a forecast: today is the first
+    assert tick_positions(1, 7, anchor="first") == [1] and tick_positions(0, 7) == []

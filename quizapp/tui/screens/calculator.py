@@ -49,7 +49,7 @@ class CalculatorScreen(Screen[None]):
         self._shown_table: tuple[Any, Any] | None = None
         self._syncing_table = False
         self._recalc_pending = False
-        self._field_error: Static | None = None
+        self._field_errors: dict[str, Static] = {}  # field key -> the error line under it
         self._last_values: dict[str, object] | None = None
 
     # --- building ------------------------------------------------------------------------------------
@@ -59,6 +59,8 @@ class CalculatorScreen(Screen[None]):
     def _choice_label(self, key: str, choice: str) -> str:
         if (key == "model" and choice in (form.CUSTOM, form.COUNT)) or (key == "gpu" and choice == form.NO_GPU):
             return self._t(f"calc.choice.{choice}")
+        if key == "gpu":
+            return form.gpu_label(choice)
         return choice
 
     def _input_widget(self, item: form.FormField):
@@ -158,42 +160,41 @@ class CalculatorScreen(Screen[None]):
             self._show(figures)
 
     def _flag(self, figures: form.Figures) -> None:
+        errors = figures.errors or ({figures.error_field: figures.error or ""} if figures.error_field else {})
         for key, row in self._rows.items():
-            invalid = key == figures.error_field
+            invalid = key in errors
             if invalid or row.has_class("-invalid"):
                 row.set_class(invalid, "-invalid")
-        self._place_field_error(figures)
+        self._place_field_errors(errors)
         banner = self.query_one("#calc-error", Static)
         if figures.ok:
             banner.display = False
             for node in self._results:
                 node.display = True
             return
-        field = figures.error_field or ""
-        label = self._t(f"calc.field.{field}") if field in self.fields else field
-        banner.update(Text(self._t("calc.invalid").format(field=label, message=figures.error) + "\n"
-                           + self._t("calc.invalid_note")))
+        lines = [self._t("calc.invalid").format(field=self._t(f"calc.field.{field}") if field in self.fields else field,
+                                                message=message)
+                 for field, message in errors.items()]
+        banner.update(Text("\n".join([*lines, self._t("calc.invalid_note")])))
         banner.display = True
         for node in [*self._results, self.query_one("#calc-cpu")]:
             node.display = False
 
-    def _place_field_error(self, figures: form.Figures) -> None:
-        """One error line, under the field the calculator named (moved when another field is named)."""
-        row = self._rows.get(figures.error_field or "")
-        old = self._field_error
-        if old is not None and (row is None or old.error_for != row.id):
-            old.remove()
-            self._field_error = old = None
-        if row is None:
-            return
-        message = Text(figures.error or "")
-        if old is not None:
-            old.update(message)
-            return
-        line = Static(message, classes="calc-field-error")
-        line.error_for = row.id  # type: ignore[attr-defined]
-        self._field_error = line
-        row.parent.mount(line, after=row)  # type: ignore[union-attr]
+    def _place_field_errors(self, errors: dict[str, str]) -> None:
+        """An error line under each field the calculator rejects (removed once the field is fixed)."""
+        for key in [k for k in self._field_errors if k not in errors or k not in self._rows]:
+            self._field_errors.pop(key).remove()
+        for key, message in errors.items():
+            row = self._rows.get(key)
+            if row is None:
+                continue
+            line = self._field_errors.get(key)
+            if line is not None:
+                line.update(Text(message))
+                continue
+            line = Static(Text(message), classes="calc-field-error")
+            self._field_errors[key] = line
+            row.parent.mount(line, after=row)  # type: ignore[union-attr]
 
     def _show(self, figures: form.Figures) -> None:
         b: Any = figures.breakdown
@@ -227,7 +228,7 @@ class CalculatorScreen(Screen[None]):
     def _fit_text(self, b: Any, fit: Any) -> Text:
         if fit is None:
             return Text(self._t("calc.no_gpu"))
-        words = dict(gpu=fit.gpu.name, total=_gb(b.total), usable=_gb(fit.usable), reserve=_gb(fit.reserve, "GiB"),
+        words = dict(gpu=form.gpu_label(fit.gpu.name), total=_gb(b.total), usable=_gb(fit.usable), reserve=_gb(fit.reserve, "GiB"),
                      headroom=_gb(fit.headroom), over=_gb(-fit.headroom))
         line = self._t("calc.fits" if fit.fits else "calc.no_fit").format(**words)
         share = b.total / fit.usable if fit.usable > 0 else float("inf")

@@ -36,9 +36,10 @@ class ItemControls(Horizontal):
             self.rating = rating
             self.to_schedule = to_schedule
 
-    def __init__(self, item, lang: str, t, *, self_graded: bool) -> None:
+    def __init__(self, item, lang: str, t, *, self_graded: bool, new: bool = False) -> None:
         super().__init__(classes="debrief-controls")
         self.item = item
+        self.new = new  # a never-reviewed card: not ticked by default (it would spend a new-card slot)
         self.lang = lang
         self._t = t
         self.self_graded = self_graded
@@ -46,7 +47,8 @@ class ItemControls(Horizontal):
     def compose(self) -> ComposeResult:
         if self.self_graded:
             yield RatingBar(self.lang)
-        yield Checkbox(self._t("debrief.to_schedule"), mock_store.goes_to_schedule(self.item),
+        label = self._t("debrief.to_schedule_new" if self.new else "debrief.to_schedule")
+        yield Checkbox(label, mock_store.goes_to_schedule(self.item, new=self.new),
                        classes="debrief-schedule", compact=True)
 
     def on_mount(self) -> None:
@@ -66,7 +68,7 @@ class ItemControls(Horizontal):
                 button.disabled = locked
         box = self.query_one(Checkbox)
         with box.prevent(Checkbox.Changed):
-            box.value = mock_store.goes_to_schedule(item)
+            box.value = mock_store.goes_to_schedule(item, new=self.new)
         box.disabled = locked or item.rating is None
 
     @on(RatingBar.Rated)
@@ -159,7 +161,8 @@ class DebriefScreen(Screen):
     def _controls(self, item, *, self_graded: bool) -> ComposeResult:
         if item.answered_at is None and item.rating is None:
             return
-        yield ItemControls(item, self.app.settings.lang, self.app.t, self_graded=self_graded)
+        yield ItemControls(item, self.app.settings.lang, self.app.t, self_graded=self_graded,
+                           new=item.card_id in self.record.new_cards)
 
     def _time_line(self, item) -> str:
         t = self.app.t
@@ -179,7 +182,8 @@ class DebriefScreen(Screen):
         verdict = item.verdict or "unparseable"
         style = {"correct": "bold green", "close": "bold yellow"}.get(verdict, "bold red")
         text = Text()
-        text.append(t(f"review.verdict.{verdict}"), style=style)
+        text.append(t("debrief.verdict.skipped" if verdict == mock_store.SKIPPED else f"review.verdict.{verdict}"),
+                    style=style)
         text.append("  " + t("debrief.your_value").format(value=item.draft.strip() or "—"))
         text.append("  " + t("debrief.expected").format(value=item.expected_display or "?"))
         text.append(f"  ({t('debrief.time_short').format(used=format_clock(item.elapsed_s))})")

@@ -33,11 +33,17 @@ class MockScreen(Screen):
     CSS_PATH = "mock.tcss"
     AUTO_FOCUS = None
 
+    # ctrl+n / ctrl+o / ctrl+l reach every terminal and work while typing (not ctrl+s/ctrl+q: flow
+    # control; not ctrl+p: the palette; not ctrl+enter: a plain enter in many terminals). The plain
+    # letters p and q also work outside the editor; they are never shown while the editor has focus,
+    # where they type letters.
     BINDINGS = [
         Binding("ctrl+n", "done", "Done", id="mock.done", priority=True),
-        Binding("p", "pause", "Pause", id="mock.pause"),
+        Binding("ctrl+o", "pause", "Pause", id="mock.pause", priority=True),
+        Binding("ctrl+l", "leave", "Save & leave", id="mock.leave", priority=True),
         Binding("escape", "leave_editor", "Leave editor", id="mock.leave_editor"),
-        Binding("q", "leave", "Save & leave", id="mock.leave"),
+        Binding("p", "pause_key", "Pause", id="mock.pause_key", show=False),
+        Binding("q", "leave_key", "Save & leave", id="mock.leave_key", show=False),
     ]
 
     def __init__(self, plan: MockRecord) -> None:
@@ -115,6 +121,7 @@ class MockScreen(Screen):
         hint = self.query_one("#mock-hint", Static)
         draft = self.query_one("#mock-draft", TextArea)
         calc = self.query_one("#mock-calc", Input)
+        hint.remove_class("-problem")
         if item.kind == "drill":
             hint.update(Text(t("mock.calc_hint").format(unit=item.unit or "")))
             calc.value = item.draft
@@ -156,9 +163,23 @@ class MockScreen(Screen):
             self._text, self._dirty = event.value, True
 
     def advance(self, *, auto: bool = False) -> None:
-        """Store the current answer and move to the next step (or the debrief after the last)."""
+        """Store the current answer and move to the next step (or the debrief after the last).
+
+        A quick calculation that cannot be read is not stored while time remains: the parser's reason
+        is shown and the user retypes (an empty answer is a deliberate skip; strict mode's timeout
+        stores whatever is there, as no answer).
+        """
         if self.item is None or self._moving:
             return
+        if not auto and self.item.kind == "drill":
+            reason = mock_store.unreadable_reason(self.app.bank, self.item, self._current_text(),
+                                                  self.app.settings.lang)
+            if reason is not None:
+                hint = self.query_one("#mock-hint", Static)
+                hint.update(Text(self.app.t("mock.calc_unreadable").format(reason=reason, unit=self.item.unit or "")))
+                hint.add_class("-problem")
+                self.query_one("#mock-calc", Input).focus()
+                return
         self._moving = True
         try:
             item = self.item
@@ -224,6 +245,12 @@ class MockScreen(Screen):
             self.query_one("#mock-pause", Button).focus()
         self.tick()
 
+    def action_pause_key(self) -> None:
+        self.action_pause()
+
+    def action_leave_key(self) -> None:
+        self.action_leave()
+
     def action_leave_editor(self) -> None:
         self.query_one("#mock-done", Button).focus()
 
@@ -255,7 +282,7 @@ class MockScreen(Screen):
     def check_action(self, action: str, parameters) -> bool | None:
         """Plain-letter keys type into the editor, so the footer offers escape there instead."""
         editing = isinstance(self.focused, (TextArea, Input)) and not (self.timers and self.timers.paused)
-        if action in ("pause", "leave"):
+        if action in ("pause_key", "leave_key"):
             return not editing
         if action == "leave_editor":
             return editing

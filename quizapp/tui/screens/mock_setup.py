@@ -31,7 +31,8 @@ def session_line(summary: mock_store.MockSessionSummary, t, lang: str) -> str:
 
 
 class MockSetupScreen(Screen):
-    """Questions, minutes, follow-ups, topics, seed, strict; start, resume, or open a past debrief."""
+    """Questions, minutes, follow-ups, calculations, topics, seed, strict; start, resume, or open a past
+    debrief."""
 
     CSS_PATH = "mock_setup.tcss"
     BINDINGS = [
@@ -45,7 +46,7 @@ class MockSetupScreen(Screen):
         with VerticalScroll(id="setup-body"):
             yield Static(Text(t("mock_setup.title")), classes="screen-title")
             for field, value in (("questions", defaults.questions), ("minutes", defaults.minutes),
-                                 ("followups", defaults.followups)):
+                                 ("followups", defaults.followups), ("calcs", defaults.calcs)):
                 with Horizontal(classes="setup-row"):
                     yield Static(Text(t(f"mock_setup.{field}")), classes="setup-label")
                     yield Input(f"{value:g}", id=f"setup-{field}", compact=True, classes="setup-input")
@@ -110,6 +111,7 @@ class MockSetupScreen(Screen):
             questions=number("questions", int),
             minutes=number("minutes", float),
             followups=number("followups", int),
+            calcs=number("calcs", int),
             topics=topics,
             seed=number("seed", int) if seed_text else None,
             strict=self.query_one("#setup-strict", Checkbox).value,

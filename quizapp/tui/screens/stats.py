@@ -134,7 +134,7 @@ class StatsScreen(Screen[None]):
         series = [(self._t(f"stats.col.{mode}"), [getattr(d, mode) for d in days]) for mode in ("review", "cram", "mock")]
         self.query_one("#reviews-chart", FigureChart).show(
             self._t("stats.reviews.title").format(days=self.days), [d.day.strftime("%m-%d") for d in days], series,
-            self._t("stats.col.day"), tick_every=7 if self.days <= 30 else 14)
+            self._t("stats.col.day"), tick_every=7 if self.days <= 30 else 14, newest_first=True)
 
     def _show_retention(self, figures: Any) -> None:
         month, forever = figures.retention
@@ -155,7 +155,7 @@ class StatsScreen(Screen[None]):
         self.query_one("#forecast-summary", Static).update(Text(summary))
         self.query_one("#forecast-chart", FigureChart).show(
             self._t("stats.forecast.title"), [f.day.strftime("%m-%d") for f in forecast],
-            [(self._t("stats.col.due"), [f.due for f in forecast])], self._t("stats.col.day"))
+            [(self._t("stats.col.due"), [f.due for f in forecast])], self._t("stats.col.day"), anchor="first")
 
     def _table(self, selector: str, headers: list[str]) -> DataTable:
         table = self.query_one(selector, DataTable)
@@ -186,7 +186,7 @@ class StatsScreen(Screen[None]):
                           Text(self._t("stats.yes" if leech.suspended else "stats.no")))
 
     def _show_accuracy(self, figures: Any) -> None:
-        names = ("correct", "close", "wrong", "unparseable")
+        names = ("correct", "close", "wrong", "unparseable", "skipped")
         table = self._table("#accuracy-table", [self._t("stats.col.topic")]
                             + [self._t(f"stats.col.{n}") for n in (*names, "accuracy")])
         for row in figures.accuracy:
