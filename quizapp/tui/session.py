@@ -4,6 +4,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RatedCard:
+    """One rating as the session remembers it, so an undo can bring the card back as it was."""
+
+    card_id: str
+    verdict: str | None = None
+    answer: str | None = None  # what was typed in the answer box
+    variant: Any | None = None  # the drill variant shown (content.DrillVariant), not a fresh draw
 
 
 @dataclass
@@ -11,7 +22,7 @@ class SessionTally:
     """Counts what happened in one review or cram session.
 
     `record` is called once per rating, `unrecord` when that rating is undone, so undo keeps the
-    summary honest.
+    summary honest and gets back what the card showed.
     """
 
     mode: str = "review"
@@ -20,26 +31,29 @@ class SessionTally:
     reviewed: int = 0
     drills: int = 0
     drills_correct: int = 0
-    _log: list[tuple[str, str | None]] = field(default_factory=list)
+    _log: list[RatedCard] = field(default_factory=list)
 
-    def record(self, card_id: str, verdict: str | None) -> None:
-        """One card rated; `verdict` is the drill grader's verdict (None for self-graded cards)."""
-        self._log.append((card_id, verdict))
+    def record(self, card_id: str, verdict: str | None, answer: str | None = None, variant: Any | None = None) -> None:
+        """One card rated; `verdict` is the drill grader's verdict (None for self-graded cards);
+        `answer` and `variant` are kept for undo."""
+        self._log.append(RatedCard(card_id, verdict, answer, variant))
         self.reviewed += 1
         if verdict is not None:
             self.drills += 1
             self.drills_correct += verdict == "correct"
 
-    def unrecord(self, card_id: str) -> None:
-        """Forget the most recent rating of `card_id` (after an undo)."""
+    def unrecord(self, card_id: str) -> RatedCard | None:
+        """Forget the most recent rating of `card_id` (after an undo) and return it (None if this
+        session did not rate that card)."""
         for index in range(len(self._log) - 1, -1, -1):
-            if self._log[index][0] == card_id:
-                _, verdict = self._log.pop(index)
+            if self._log[index].card_id == card_id:
+                rated = self._log.pop(index)
                 self.reviewed -= 1
-                if verdict is not None:
+                if rated.verdict is not None:
                     self.drills -= 1
-                    self.drills_correct -= verdict == "correct"
-                return
+                    self.drills_correct -= rated.verdict == "correct"
+                return rated
+        return None
 
     def summary(self, now_monotonic: float, next_due: datetime | None) -> "SessionSummary":
         return SessionSummary(

@@ -18,8 +18,10 @@ def write(path: Path, text: str) -> Path:
 
 
 async def settle(pilot) -> None:
+    """Let the preview's worker (parse and compute in a thread) finish and its widgets mount."""
     for _ in range(4):
         await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
 
 
 def test_preview_snapshot_valid(snap_compare, tmp_path):
@@ -41,11 +43,11 @@ async def test_editing_the_file_rerenders_and_fixing_it_clears_the_problems(tmp_
         assert isinstance(screen, PreviewScreen)
         assert screen.question.title.startswith("What does list[int] mean")
         assert not screen.problems
-        assert await screen.check_for_changes() is False  # nothing changed yet
+        assert screen.check_for_changes() is False  # nothing changed yet
 
         write(path, BRACKETS.replace("What does list[int] mean", "What does dict[str, int] mean"))
         os.utime(path, ns=(1, 1))  # a different mtime even on coarse-clock file systems
-        assert await screen.check_for_changes() is True
+        assert screen.check_for_changes() is True
         await settle(pilot)
         assert screen.question.title.startswith("What does dict[str, int] mean")
         markdown = screen.query_one(".question--body")
@@ -53,7 +55,7 @@ async def test_editing_the_file_rerenders_and_fixing_it_clears_the_problems(tmp_
 
         write(path, BRACKETS.replace("answer: |", "answr: |"))  # break it
         os.utime(path, ns=(2, 2))
-        assert await screen.check_for_changes() is True
+        assert screen.check_for_changes() is True
         await settle(pilot)
         assert screen.question is None and screen.problems
         source = str(screen.query_one("#preview-source").content)
@@ -61,7 +63,7 @@ async def test_editing_the_file_rerenders_and_fixing_it_clears_the_problems(tmp_
 
         write(path, BRACKETS)  # fix it
         os.utime(path, ns=(3, 3))
-        assert await screen.check_for_changes() is True
+        assert screen.check_for_changes() is True
         await settle(pilot)
         assert not screen.problems and screen.question is not None
         assert not screen.query("#preview-source")
@@ -79,9 +81,35 @@ async def test_drills_show_their_expected_value_and_breakdown(tmp_path):
     async with app.run_test(size=(100, 40)) as pilot:
         await settle(pilot)
         screen = app.screen
-        texts = " ".join(getattr(m, "_markdown", "") for m in screen.query("Markdown"))
-        assert expected in texts
+        shown = [str(w.render()) for w in screen.query(".preview-expected")]
+        assert len(shown) == len(question.drills)
+        assert expected in shown[0]
         assert screen.query(BreakdownTable)
         await pilot.press("space")  # hide the answers, as review does before reveal
         await settle(pilot)
         assert not screen.query(BreakdownTable)
+
+
+async def test_the_bundled_file_with_many_drills_is_shown(tmp_path):
+    """The real single-gpu-requirements.yaml (many drills and follow-ups): every drill's expected value
+    and breakdown and every follow-up are on screen (speed: benchmarks, not here)."""
+    from quizapp.content import draw_variant, load_question_file
+    from quizapp.locations import bundled_content_dir
+    from quizapp.tui.widgets.breakdown_table import BreakdownTable
+
+    path = bundled_content_dir() / "llm-training" / "single-gpu-requirements.yaml"
+    question, problems = load_question_file(path)
+    assert not problems and len(question.drills) > 3
+    expected = [draw_variant(question, drill, 0).expected_display for drill in question.drills]
+    app = make_preview_app(path, poll_seconds=None)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert screen.question is not None and screen.question.id == question.id
+        assert screen.query_one(".question--body")._markdown == question.title
+        shown = [str(w.render()) for w in screen.query(".preview-expected")]
+        assert len(shown) == len(question.drills)
+        assert all(value in line for value, line in zip(expected, shown))
+        assert len(screen.query(BreakdownTable)) >= len(question.drills)
+        headings = [str(w.render()) for w in screen.query(".preview-heading")]
+        assert sum(f.id in h for f in question.followups for h in headings) >= len(question.followups)

@@ -128,3 +128,36 @@ def test_tally_counts_drills_and_forgets_undone_ratings():
     tally.unrecord("b/drill/y")
     summary = tally.summary(70.0, None)
     assert (summary.reviewed, summary.drills, summary.drills_correct, summary.seconds) == (2, 1, 1, 60.0)
+
+
+async def test_home_heading_is_not_repeated_and_number_headers_align_right(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        heading = str(app.screen.query_one(".screen-title").render()).strip()
+        progress = str(app.screen.query_one("#today").render()).strip()
+        assert not progress.startswith(heading)  # not "Today" over "Today: ..."
+        table = app.screen.query_one("#topics", DataTable)
+        columns = {str(key.value): column for key, column in table.columns.items()}
+        assert all(columns[k].label.justify == "right" for k in ("due", "new", "learned"))
+        numbers = table.get_row("__all__")[1:]
+        assert all(cell.justify == "right" for cell in numbers)  # the figures under them
+
+
+async def test_cram_picker_has_a_footer_with_escape(app_factory):
+    from textual.widgets import Footer
+
+    from quizapp.tui.screens.topic_picker import TopicPickerScreen
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("c")
+        await pilot.pause()
+        assert isinstance(app.screen, TopicPickerScreen)
+        assert app.screen.query(Footer)
+        shown = {k for k, a in app.screen.active_bindings.items() if a.binding.show}
+        assert "escape" in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, TopicPickerScreen)

@@ -3,6 +3,9 @@ database rows after each step (review_log and card, read with a second sqlite3 c
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 from textual.widgets import Input, Markdown, Static, TextArea
 
@@ -288,3 +291,146 @@ async def test_rating_buttons_speak_the_language(app_factory, lang, again):
         assert labels[0].startswith(f"1 {again}")
         if lang == "zh":
             assert [label.split()[1] for label in labels] == ["重来", "困难", "良好", "简单"]
+
+
+def shown_keys(screen) -> set[str]:
+    """The keys the footer shows now (bindings whose check_action hides them are left out)."""
+    return {key for key, active in screen.active_bindings.items() if active.binding.show}
+
+
+async def test_worked_solution_shows_each_terms_formula_and_numbers_in_full(app_factory):
+    """The breakdown's columns are term, formula with numbers, GB, GiB, and at 80 columns no formula
+    is cut off: every term's substituted numbers are in the rendered table."""
+    from rich.console import Console
+
+    from quizapp.memory import breakdown
+    from quizapp.tui.widgets.breakdown_table import BreakdownTable, breakdown_rich_table
+
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await drill_screen(app, pilot, DRILL)
+        screen.query_one("#drill-input", Input).value = "1 GB"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        table = screen.query_one("#answer").query_one(BreakdownTable)
+        shown = table.breakdown
+        assert shown.total == breakdown(setup_from_options(DRILL_SETUP)).total
+        headers = [str(c.header) for c in breakdown_rich_table(shown).columns]
+        assert headers == ["Term", "Formula", "GB", "GiB"]
+        width = table.query_one(".breakdown--table").size.width
+        assert 0 < width <= 80
+        console = Console(width=width, record=True, file=open(os.devnull, "w"))
+        console.print(breakdown_rich_table(shown))
+        flat = "".join(console.export_text().split())
+        for term in shown.terms:
+            # Folded lines of one cell sit between the other columns' figures: every piece of the
+            # formula and its numbers is there, in order (nothing was cut off).
+            pieces = [re.escape(c) for c in f"{term.formula}={term.substituted}" if not c.isspace()]
+            assert re.search(".*?".join(pieces), flat, re.S), term.name
+
+
+async def test_after_reveal_the_keyboard_scrolls_to_the_answer_and_rates(app_factory, query_db):
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await drill_screen(app, pilot, DRILL)
+        screen.query_one("#drill-input", Input).value = "1 GB"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        area = screen.query_one("#card-area")
+        assert screen.revealed and screen.focused is area
+        assert area.max_scroll_y > 0  # the answer is below the fold at 80x24
+        assert "pagedown" in shown_keys(screen)
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert area.scroll_y > 0
+        await pilot.press("down", "up")  # arrows scroll too; none of them rates
+        await settle(app, pilot)
+        assert log_rows(query_db) == []
+        await pilot.press("enter")  # Enter still accepts the suggestion (Again: the answer was wrong)
+        await settle(app, pilot)
+        assert [r[:2] for r in log_rows(query_db)] == [(DRILL, 1)]
+
+
+async def test_footer_shows_ctrl_keys_in_a_box_and_space_u_outside(app_factory, query_db):
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await drill_screen(app, pilot, "brackets/question/main")
+        assert isinstance(screen.focused, TextArea)
+        keys = shown_keys(screen)
+        assert {"ctrl+r", "ctrl+z"} <= keys and not {"space", "u"} & keys
+        await pilot.press("escape")  # leave the box
+        keys = shown_keys(screen)
+        assert {"space", "u"} <= keys and not {"ctrl+r", "ctrl+z"} & keys
+        await pilot.press("space")  # space reveals outside the box
+        assert screen.revealed
+        await pilot.press("3")
+        await settle(app, pilot)
+        assert len(log_rows(query_db)) == 1
+
+
+async def test_ctrl_r_grades_a_typed_drill_answer_before_revealing(app_factory, query_db):
+    expected_gb = evaluate(setup_from_options(DRILL_SETUP), "model_states") / 1e9
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await drill_screen(app, pilot, DRILL)
+        box = screen.query_one("#drill-input", Input)
+        assert screen.focused is box
+        await pilot.press(*f"{expected_gb:.0f}")
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert screen.revealed and screen.grade is not None and screen.grade.verdict == "correct"
+        assert screen.query_one("#rating-bar").suggested == 3
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert log_rows(query_db) == [(DRILL, 3, "cram", f"{expected_gb:.0f}", "correct", None)]
+
+
+async def test_undo_brings_the_card_back_as_it_was(app_factory, query_db):
+    """The same drill variant (not a fresh draw: seed None draws anew each time) and the typed
+    answers back in their boxes."""
+    app = app_factory(seed=None)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(app, pilot)
+        app.start_review("cram", card_ids=["brackets/question/main", DRILL, "kv-drill/question/main"])
+        await settle(app, pilot)
+        screen = app.screen
+        screen.query_one("#own-answer", TextArea).load_text("list[int] is [/] generic")
+        await pilot.press("ctrl+r", "3")
+        await settle(app, pilot)
+        assert screen.current.card_id == DRILL
+        variant = screen.variant
+        screen.query_one("#drill-input", Input).value = "1 GB"
+        await pilot.press("enter")
+        await pilot.press("1")
+        await settle(app, pilot)
+        assert screen.current.card_id == "kv-drill/question/main"
+        await pilot.press("ctrl+z")  # the new card's box is empty: undo the drill's rating
+        await settle(app, pilot)
+        assert screen.current.card_id == DRILL
+        assert screen.variant is variant
+        assert screen.query_one("#drill-input", Input).value == "1 GB"
+        assert [r[0] for r in log_rows(query_db)] == ["brackets/question/main"]
+        await pilot.press("ctrl+a", "ctrl+k")  # clear the box so ctrl+z undoes the rating, not the typing
+        await pilot.press("ctrl+z")
+        await settle(app, pilot)
+        assert screen.current.card_id == "brackets/question/main"
+        assert screen.query_one("#own-answer", TextArea).text == "list[int] is [/] generic"
+        assert log_rows(query_db) == []
+
+
+async def test_worked_solution_notes_follow_the_app_language(app_factory):
+    from quizapp.memory import breakdown
+
+    expected = breakdown(setup_from_options(DRILL_SETUP))
+    first = expected.terms[0]
+    note_zh = getattr(first, "note_zh", "") or first.note  # the calculator's Chinese note, when it has one
+    app = app_factory(lang="zh")
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await drill_screen(app, pilot, DRILL)
+        screen.query_one("#drill-input", Input).value = "1 GB"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        notes = static_text(screen.query_one("#answer .breakdown--notes", Static))
+        assert note_zh in notes
+        table = screen.query_one("#answer .breakdown--table", Static).content  # the rich Table shown
+        assert [str(c.header) for c in table.columns][1:] == ["公式", "GB", "GiB"]

@@ -70,6 +70,10 @@ def test_revealed_answer_with_breakdown(snap_compare, app_factory, size):
 
     async def run_before(pilot):
         await answer_drill(pilot, f"{expected / 1e9:.0f} GB")
+        # At 80x24 the breakdown is below the fold: bring it into view (as PgDn would).
+        screen = pilot.app.screen
+        screen.query_one("#card-area").scroll_to_widget(screen.query_one("BreakdownTable"), animate=False, top=True)
+        await pilot.pause()
 
     assert snap_compare(app_factory(), terminal_size=size, run_before=run_before)
 

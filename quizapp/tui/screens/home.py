@@ -45,7 +45,7 @@ class HomeScreen(Screen[None]):
                 id="problems-banner",
                 classes="banner",
             ).set_class(problems == 0, "-hidden")
-            yield Static(Text(app.t("home.title")), classes="screen-title")
+            yield Static(Text(app.t("home.title")), classes="screen-title")  # "Today", then its figures
             yield Static(Text(app.t("home.loading")), id="today")
             yield Static(Text(""), id="streak")
             yield DataTable(id="topics", cursor_type="row", zebra_stripes=True)
@@ -64,7 +64,8 @@ class HomeScreen(Screen[None]):
         table.add_column(app.t("home.topic"), key="topic", width=max(cell_len(n) for n in names))
         for key in ("due", "new", "learned"):
             label = app.t(f"home.{key}")
-            table.add_column(label, key=key, width=max(cell_len(label), 5))
+            # Right-aligned like the numbers under it.
+            table.add_column(Text(label, justify="right"), key=key, width=max(cell_len(label), 5))
         self.refresh_counts()
 
     def on_screen_resume(self) -> None:

@@ -1,22 +1,28 @@
 """Author preview: one question file rendered exactly as review shows it, re-rendered when the file changes.
 
-The widgets are review's own (QuestionView, AnswerPanel with its tabs and BreakdownTable). A file
+The widgets are review's own (QuestionView, AnswerPanel with its lazily filled tabs, BreakdownTable).
+Each drill gets a compact section (its prompt, expected value and breakdown) rather than a whole
+AnswerPanel, so a file with twenty drills renders in well under a second. Parsing the file and the
+calculator's work run in a thread worker (`PreviewModel`); the UI thread only mounts widgets. A file
 with problems shows them inline, under the line each one names, instead of the question; saving a
 fixed file clears them. The file is polled (mtime and size) with set_interval.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
 
 from quizapp.tui.bindings import localize_bindings
 
@@ -64,6 +70,54 @@ def annotated_source(source: str, problems: list[Any]) -> Text:
     return text
 
 
+@dataclass(frozen=True)
+class DrillPreview:
+    """One drill as the preview shows it: the drawn variant and the fit of its breakdown, or the error."""
+
+    drill: Any
+    variant: Any | None = None
+    fit: Any | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class PreviewModel:
+    """Everything computed from the file (off the UI thread): what `_show_model` mounts."""
+
+    question: Any | None = None
+    problems: list[Any] = field(default_factory=list)
+    unreadable: str | None = None
+    source: str = ""
+    drills: list[DrillPreview] = field(default_factory=list)
+    solutions: dict[str, tuple[Any, Any, str | None]] = field(default_factory=dict)
+
+
+def build_preview_model(path: Path, seed: int | None) -> PreviewModel:
+    """Parse the file, draw each drill's variant and compute every breakdown (no Textual work)."""
+    from quizapp.content import draw_variant, load_question_file
+    from quizapp.tui.cards import drill_breakdown, gpu_fit
+
+    try:
+        source = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:  # a missing or unreadable file is one line, not a traceback
+        return PreviewModel(unreadable=exc.strerror or str(exc))
+    question, problems = load_question_file(path)
+    if question is None or problems:
+        return PreviewModel(question, list(problems), source=source)
+    drills: list[DrillPreview] = []
+    solutions: dict[str, tuple[Any, Any, str | None]] = {}
+    for drill in question.drills:
+        result, error = drill_breakdown(drill)
+        solutions[drill.id] = (result, gpu_fit(result) if result is not None else None, error)
+        try:
+            variant = draw_variant(question, drill, 0 if seed is None else seed)
+        except Exception as exc:  # noqa: BLE001 - shown to the author, never a crash
+            drills.append(DrillPreview(drill, error=str(exc)))
+            continue
+        drills.append(DrillPreview(drill, variant, gpu_fit(variant.breakdown)))
+    return PreviewModel(question, [], source=source, drills=drills, solutions=solutions)
+
+
 class PreviewScreen(Screen[None]):
     """Preview of one question file for its author."""
 
@@ -79,9 +133,16 @@ class PreviewScreen(Screen[None]):
         self.path = Path(path)
         self.poll_seconds = poll_seconds
         self.revealed = True
-        self.question: Any = None
-        self.problems: list[Any] = []
+        self.model = PreviewModel()
         self._signature: tuple[int, int] | None = None
+
+    @property
+    def question(self) -> Any:
+        return self.model.question
+
+    @property
+    def problems(self) -> list[Any]:
+        return self.model.problems
 
     def _t(self, key: str) -> str:
         return self.app.t(key)  # type: ignore[attr-defined]
@@ -97,27 +158,27 @@ class PreviewScreen(Screen[None]):
         yield VerticalScroll(id="preview-body")
         yield Footer()
 
-    async def on_mount(self) -> None:
+    def on_mount(self) -> None:
         localize_bindings(self, self.lang)
         self.refresh_bindings()
-        await self.reload()
+        self.reload()
         if self.poll_seconds:
             self.set_interval(self.poll_seconds, self.check_for_changes)
 
     # --- watching ------------------------------------------------------------------------------------
-    async def check_for_changes(self) -> bool:
-        """Re-render if the file changed on disk since the last render; True if it did."""
+    def check_for_changes(self) -> bool:
+        """Start a re-render if the file changed on disk since the last one; True if it did."""
         if file_signature(self.path) == self._signature:
             return False
-        await self.reload()
+        self.reload()
         return True
 
-    async def action_reload(self) -> None:
-        await self.reload()
+    def action_reload(self) -> None:
+        self.reload()
 
     async def action_toggle_reveal(self) -> None:
         self.revealed = not self.revealed
-        await self._show_file()
+        await self._show_model(self.model)
 
     def action_back(self) -> None:
         if len(self.app.screen_stack) > 2:
@@ -125,73 +186,77 @@ class PreviewScreen(Screen[None]):
         else:
             self.app.exit()
 
-    async def reload(self) -> None:
-        from quizapp.content import load_question_file
-
+    def reload(self) -> None:
+        """Read the file again and re-render it (the reading and computing happen in a thread)."""
         self._signature = file_signature(self.path)
+        seed = getattr(getattr(self.app, "settings", None), "seed", None)
+        self._load(self.path, seed)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="preview-load")
+    def _load(self, path: Path, seed: int | None) -> None:
         try:
-            self.path.read_bytes()  # a missing or unreadable file is one line, not a traceback
-        except OSError as exc:
-            self.question, self.problems = None, []
-            await self._show_file(unreadable=exc.strerror or str(exc))
-            return
-        self.question, self.problems = load_question_file(self.path)
-        await self._show_file()
+            model = build_preview_model(path, seed)
+        except Exception as exc:  # noqa: BLE001 - whatever goes wrong is one line for the author
+            model = PreviewModel(unreadable=str(exc))
+        if not get_current_worker().is_cancelled:  # a newer render replaced this one
+            self.app.call_from_thread(self._show_model, model)
 
     # --- rendering -----------------------------------------------------------------------------------
-    async def _show_file(self, unreadable: str | None = None) -> None:
+    async def _show_model(self, model: PreviewModel) -> None:
+        self.model = model
         status = self.query_one("#preview-status", Static)
         name = display_name(self.path)
-        if unreadable is not None:
-            status.update(Text(self._t("preview.unreadable").format(file=name, error=unreadable)))
+        if model.unreadable is not None:
+            status.update(Text(self._t("preview.unreadable").format(file=name, error=model.unreadable)))
             status.set_class(True, "-problems")
             widgets: list[Widget] = []
-        elif self.question is None or self.problems:
-            status.update(Text(self._t("preview.problems").format(file=name, count=len(self.problems))))
+        elif model.question is None or model.problems:
+            status.update(Text(self._t("preview.problems").format(file=name, count=len(model.problems))))
             status.set_class(True, "-problems")
-            widgets = self._problem_widgets()
+            widgets = self._problem_widgets(model)
         else:
             status.update(Text(self._t("preview.watching").format(file=name)))
             status.set_class(False, "-problems")
-            widgets = self._question_widgets(self.question)
+            widgets = self._question_widgets(model)
         body = self.query_one("#preview-body", VerticalScroll)
-        await body.remove_children()
-        await body.mount_all(widgets)
+        with self.app.batch_update():
+            await body.remove_children()
+            await body.mount_all(widgets)
 
-    def _problem_widgets(self) -> list[Widget]:
-        try:
-            source = self.path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            source = ""
+    def _problem_widgets(self, model: PreviewModel) -> list[Widget]:
         return [
             Static(Text(self._t("preview.source")), classes="preview-heading"),
-            Static(annotated_source(source, self.problems), id="preview-source"),
+            Static(annotated_source(model.source, model.problems), id="preview-source"),
         ]
 
-    def _question_widgets(self, question: Any) -> list[Widget]:
-        from quizapp.content import draw_variant
+    def _question_widgets(self, model: PreviewModel) -> list[Widget]:
         from quizapp.tui.widgets.answer_panel import AnswerPanel
+        from quizapp.tui.widgets.breakdown_table import BreakdownTable
         from quizapp.tui.widgets.question_view import QuestionView
 
+        question = model.question
         lang = self.lang
-        seed = getattr(getattr(self.app, "settings", None), "seed", None)
         widgets: list[Widget] = [QuestionView(question, lang=lang, classes="preview-card")]
         if not self.revealed:
             widgets.append(Static(Text(self._t("preview.hidden")), classes="preview-hint"))
             return widgets
-        widgets.append(AnswerPanel(question, lang=lang))
+        widgets.append(AnswerPanel(question, lang=lang, solutions=model.solutions))
         for followup in question.followups:
             widgets.append(Static(Text(self._t("preview.followup").format(id=followup.id)), classes="preview-heading"))
             widgets.append(QuestionView(question, "followup", followup, lang=lang, classes="preview-card"))
-            widgets.append(AnswerPanel(question, "followup", followup, lang=lang))
-        for drill in question.drills:
-            try:
-                variant = draw_variant(question, drill, 0 if seed is None else seed)
-            except Exception as exc:  # noqa: BLE001 - shown to the author, never a crash
-                widgets.append(Static(Text(self._t("preview.drill_error").format(id=drill.id, error=exc)),
+            widgets.append(AnswerPanel(question, "followup", followup, lang=lang, solutions=model.solutions))
+        for item in model.drills:
+            drill, variant = item.drill, item.variant
+            if variant is None:
+                widgets.append(Static(Text(self._t("preview.drill_error").format(id=drill.id, error=item.error)),
                                       classes="preview-heading -error"))
                 continue
             widgets.append(Static(Text(self._t("preview.drill").format(id=drill.id)), classes="preview-heading"))
-            widgets.append(QuestionView(question, "drill", drill, variant, lang=lang, classes="preview-card"))
-            widgets.append(AnswerPanel(question, "drill", drill, variant, lang=lang))
+            # The parent question is the file's own, shown once at the top.
+            widgets.append(QuestionView(question, "drill", drill, variant, lang=lang, show_parent=False,
+                                        classes="preview-card"))
+            expected = Text(f"{self._t('review.expected')}: ", style="bold")
+            expected.append(variant.expected_display)
+            widgets.append(Static(expected, classes="preview-expected"))
+            widgets.append(BreakdownTable(variant.breakdown, item.fit, lang=lang))
         return widgets

@@ -5,8 +5,11 @@ Scheduling is `Store`'s job, grading `quizapp.content.grade`'s; every database c
 worker and a failure shows a message while keeping what was typed.
 
 Keys: each card opens with its answer box focused; ctrl+r reveals (space too, once escape has left
-the box); 1-4 rate once revealed; Enter accepts the grader's suggestion on a
-drill; u undoes the last rating; e edits the question's YAML; escape leaves a text box, then goes home.
+the box; on a drill with a typed answer, ctrl+r grades it first); 1-4 rate once revealed; Enter
+accepts the grader's suggestion on a drill; ctrl+z (u outside a box) undoes the last rating; e edits
+the question's YAML; escape leaves a text box, then goes home. After reveal the card area has the
+focus, so up/down/page up/page down scroll to the answer. The footer shows the keys that work where
+the focus is: ^r/^z while a box has it, space/u otherwise (check_action hides the others).
 """
 
 from __future__ import annotations
@@ -50,6 +53,15 @@ class LoadedCard:
     next_due: datetime | None = None
 
 
+class CardArea(VerticalScroll):
+    """The scrolling card; after reveal it has the focus, and its footer entry says how to scroll."""
+
+    BINDINGS = [
+        Binding("pagedown", "page_down", "Scroll", id="scroll", key_display="PgDn/PgUp"),
+        Binding("pageup", "page_up", "Scroll", id="scroll-up", show=False),
+    ]
+
+
 class ReviewScreen(Screen[None]):
     """One session. mode="review": the store's queue (optionally one topic); mode="cram": the given
     card ids, or every card of `topic`, practised without moving the schedule."""
@@ -57,15 +69,23 @@ class ReviewScreen(Screen[None]):
     CSS_PATH = "review.tcss"
     AUTO_FOCUS = ""  # the screen decides: the answer box of each card as it is shown
     BINDINGS = [
-        Binding("space,ctrl+r", "reveal", "Reveal", id="reveal", key_display="space/^r"),
+        # Two bindings per key pair: the footer shows the one that works where the focus is (check_action
+        # hides the other). ctrl+r / ctrl+z also work outside a box, through their hidden twins.
+        Binding("ctrl+r", "reveal_from_box", "Reveal", id="reveal-box", key_display="^r"),
+        Binding("ctrl+r", "reveal", "Reveal", id="reveal-ctrl", show=False),
+        Binding("space", "reveal", "Reveal", id="reveal"),
         Binding("1", "rate(1)", "Again", id="again"),
         Binding("2", "rate(2)", "Hard", id="hard"),
         Binding("3", "rate(3)", "Good", id="good"),
         Binding("4", "rate(4)", "Easy", id="easy"),
         Binding("enter", "accept", "Accept", id="accept"),
-        Binding("u", "undo", "Undo", id="undo", key_display="u/^z"),
         # ctrl+z undoes the last rating from inside an answer box too, unless the box has typing to undo
+        Binding("ctrl+z", "undo_from_box", "Undo", id="undo-box", key_display="^z", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="undo-anywhere", show=False, priority=True),
+        Binding("u", "undo", "Undo", id="undo"),
+        # For when the focus is elsewhere (a tab, a rating button); on the card area its own keys apply.
+        Binding("pagedown", "scroll_card('page_down')", "Scroll", id="scroll-card", show=False),
+        Binding("pageup", "scroll_card('page_up')", "Scroll", id="scroll-card-up", show=False),
         Binding("e", "edit", "Edit", id="edit"),
         Binding("escape", "back", "Home", id="home"),
     ]
@@ -94,13 +114,14 @@ class ReviewScreen(Screen[None]):
         app: Any = self.app
         with Horizontal(id="review-top"):
             yield Static(Text(app.t("review.loading")), id="progress")
-        yield VerticalScroll(id="card-area")
+        yield CardArea(id="card-area")
         yield RatingBar(app.settings.lang, id="rating-bar", classes="-hidden")
         yield Footer()
 
     def on_mount(self) -> None:
         app: Any = self.app
         localize_bindings(self, app.settings.lang)
+        localize_bindings(self.query_one(CardArea), app.settings.lang)
         self.tally.started = app.clock.monotonic()
         self._load(self._first_task)
 
@@ -169,12 +190,13 @@ class ReviewScreen(Screen[None]):
                 return LoadedCard(None, next_due=store.next_due())
             return self._card_task(content)
 
-    def _card_task(self, content: CardContent) -> LoadedCard:
-        """(worker thread) Draw the drill variant and fetch intervals and counts for `content`."""
+    def _card_task(self, content: CardContent, variant: Any | None = None) -> LoadedCard:
+        """(worker thread) Draw the drill variant (unless `variant` is given: an undone card comes back
+        with the one it had) and fetch intervals and counts for `content`."""
         app: Any = self.app
         store = app.store
-        variant = variant_error = None
-        if content.kind == "drill":
+        variant_error = None
+        if content.kind == "drill" and variant is None:
             try:
                 from quizapp.content import draw_variant
 
@@ -231,7 +253,10 @@ class ReviewScreen(Screen[None]):
         rating_bar.set_intervals(self._intervals)
         # The answer box has focus from the start, so a user who starts typing never rates by accident
         # (space would reveal and a digit would rate); ctrl+r reveals from inside it.
-        self.query_one("#drill-input, #own-answer").focus()
+        box = self.query_one("#drill-input, #own-answer")
+        box.focus()
+        if isinstance(box, TextArea) and keep_text:
+            box.move_cursor(box.document.end)
         self.refresh_bindings()
 
     def _update_progress(self, loaded: LoadedCard) -> None:
@@ -258,19 +283,37 @@ class ReviewScreen(Screen[None]):
         event.stop()
         if self.revealed or self.current is None or self.variant is None:
             return
-        from quizapp.content import grade
-
-        result = grade(self.variant, self.current.drill, event.value, lang=self.lang)
-        self.grade = result
-        self._show_grade(result)
-        if result.verdict == "unparseable":
+        if self._grade_drill(event.input).verdict == "unparseable":
             event.input.focus()
             return
-        event.input.disabled = True
+        self._reveal_graded(event.input)
+
+    def _grade_drill(self, box: Input) -> Any:
+        """Grade what the drill's input holds and show the verdict."""
+        from quizapp.content import grade
+
+        result = grade(self.variant, self.current.drill, box.value, lang=self.lang)  # type: ignore[union-attr]
+        self.grade = result
+        self._show_grade(result)
+        return result
+
+    def _reveal_graded(self, box: Input) -> None:
+        """Reveal after a readable answer, with the grader's suggestion on the rating bar."""
+        box.disabled = True
         self.action_reveal()
-        if result.suggested_rating is not None:
-            self.query_one(RatingBar).suggest(result.suggested_rating)
+        if self.grade is not None and self.grade.suggested_rating is not None:
+            self.query_one(RatingBar).suggest(self.grade.suggested_rating)
+            self.query_one("#card-area", VerticalScroll).focus()  # Enter accepts; arrows scroll
         self.refresh_bindings()
+
+    def _typed_drill_box(self) -> Input | None:
+        """The drill's input when it holds an answer not graded yet (or graded unreadable)."""
+        if self.revealed or self.variant is None:
+            return None
+        for box in self.query("#drill-input").results(Input):
+            if box.value.strip() and (self.grade is None or self.grade.verdict == "unparseable"):
+                return box
+        return None
 
     def _show_grade(self, result: Any) -> None:
         from quizapp.memory.quantities import format_quantity
@@ -291,9 +334,19 @@ class ReviewScreen(Screen[None]):
                 verdict.append(self.tr("review.mistake").format(label=result.mistake_label), style="bold")
         self.query_one("#verdict", Static).update(verdict)
 
+    def action_reveal_from_box(self) -> None:
+        self.action_reveal()
+
     def action_reveal(self) -> None:
         if self.revealed or self.current is None:
             return
+        box = self._typed_drill_box()
+        if box is not None:
+            # A typed drill answer is graded first, as Enter would, so it is scored and stored. An
+            # unreadable one still reveals (the user asked to see the answer), with the reason shown.
+            if self._grade_drill(box).verdict != "unparseable":
+                self._reveal_graded(box)
+                return
         self.revealed = True
         content = self.current
         item = content.followup if content.kind == "followup" else content.drill
@@ -306,8 +359,17 @@ class ReviewScreen(Screen[None]):
             AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer")
         )
         self.query_one(RatingBar).remove_class("-hidden")
-        self.set_focus(None)
+        # The card area takes the focus: up/down/page keys scroll to the answer, while 1-4 and Enter
+        # (which it does not bind) still reach the screen's rating bindings.
+        self.query_one("#card-area", VerticalScroll).focus()
         self.refresh_bindings()
+
+    def action_scroll_card(self, how: str) -> None:
+        area = self.query_one("#card-area", VerticalScroll)
+        if how == "page_down":
+            area.scroll_page_down(animate=False)
+        else:
+            area.scroll_page_up(animate=False)
 
     def action_rate(self, rating: int) -> None:
         if not self.revealed or self.busy or self.current is None or rating not in RATINGS:
@@ -319,6 +381,7 @@ class ReviewScreen(Screen[None]):
         answer = self._typed_text()
         verdict = grade.verdict if grade is not None else None
         mistake = grade.mistake_id if grade is not None else None
+        variant = self.variant
 
         def task() -> LoadedCard:
             app.store.review(
@@ -333,7 +396,7 @@ class ReviewScreen(Screen[None]):
             if self.mode == "cram" and self._cram_queue and self._cram_queue[0] == content.card_id:
                 self._cram_queue.pop(0)
                 self._cram_done += 1
-            self.tally.record(content.card_id, verdict)
+            self.tally.record(content.card_id, verdict, answer=answer, variant=variant)
             return self._next_task()
 
         self._load(task)
@@ -353,27 +416,31 @@ class ReviewScreen(Screen[None]):
             return
         app: Any = self.app
 
-        def task() -> LoadedCard | None:
+        def task() -> tuple[LoadedCard, str | None] | None:
             card_id = app.store.undo()
             if card_id is None:
                 return None
-            self.tally.unrecord(card_id)
+            rated = self.tally.unrecord(card_id)
             if self.mode == "cram" and self._cram_queue is not None:
                 self._cram_queue.insert(0, card_id)
                 self._cram_done = max(self._cram_done - 1, 0)
             content = resolve_card(app.bank, card_id)
             if content is None:
-                return self._next_task()
-            return self._card_task(content)
+                return self._next_task(), None
+            # The card comes back as it was: the same drill variant and the typed answer in its box.
+            variant = rated.variant if rated is not None else None
+            answer = rated.answer if rated is not None else None
+            return self._card_task(content, variant), answer
 
-        async def done(loaded: LoadedCard | None) -> None:
-            if loaded is None:
+        async def done(result: tuple[LoadedCard, str | None] | None) -> None:
+            if result is None:
                 self.busy = False
                 self.refresh_bindings()
                 self.app.notify(self.tr("review.nothing_to_undo"), markup=False)
                 return
             self.app.notify(self.tr("review.undone"), markup=False)
-            await self._show_loaded(loaded)
+            loaded, answer = result
+            await self._show_loaded(loaded, keep_text=answer)
 
         self._in_background(task, done)
 
@@ -447,24 +514,51 @@ class ReviewScreen(Screen[None]):
         self.app.switch_screen(SummaryScreen(summary))
 
     # --- which keys apply now --------------------------------------------------------------------
+    def _box_focused(self) -> bool:
+        """Whether an answer box (where space and u are typed) has the focus."""
+        return isinstance(self.focused, (TextArea, Input))
+
+    def on_descendant_focus(self) -> None:
+        self.refresh_bindings()  # the footer shows ^r/^z in a box, space/u outside
+
+    def on_descendant_blur(self) -> None:
+        self.refresh_bindings()
+
+    @on(Input.Changed)
+    @on(TextArea.Changed)
+    def _typing_changed(self) -> None:
+        self.refresh_bindings()  # ^z undoes the typing, not the rating, while the box has some
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "reveal":
+        in_box = self._box_focused()
+        if action in ("reveal", "reveal_from_box"):
+            if action == "reveal" and in_box or action == "reveal_from_box" and not in_box:
+                return False  # hidden: its twin binding is the one that works here
             return self.current is not None and not self.revealed and not self.busy
         if action == "rate":
             return self.revealed and not self.busy
         if action == "accept":
             return self.revealed and not self.busy and self.query_one(RatingBar).suggested is not None
-        if action == "undo" and isinstance(self.focused, (TextArea, Input)):
-            box = self.focused
-            if (box.text if isinstance(box, TextArea) else box.value):
-                return False  # the key goes to the box, which undoes the typing
-        if action in ("undo", "edit"):
-            return not self.busy and (action == "undo" or self.current is not None)
+        if action in ("undo", "undo_from_box"):
+            if action == "undo" and in_box or action == "undo_from_box" and not in_box:
+                return False
+            if in_box:
+                box = self.focused
+                if box.text if isinstance(box, TextArea) else box.value:  # type: ignore[union-attr]
+                    return False  # the key goes to the box, which undoes the typing
+            return not self.busy
+        if action == "scroll_card":
+            return self.revealed
+        if action == "edit":
+            return not self.busy and self.current is not None
         return True
+
+    def action_undo_from_box(self) -> None:
+        self.action_undo()
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         entries: list[tuple[str, Callable[[], Any]]] = []
-        if self.check_action("reveal", ()):
+        if self.current is not None and not self.revealed and not self.busy:
             entries.append((self.tr("cmd.reveal"), self.action_reveal))
         if self.check_action("rate", ()):
             for rating in RATINGS:

@@ -1,4 +1,7 @@
-"""A small modal that asks which topic to cram; dismisses with the topic, ALL_TOPICS, or None."""
+"""A small modal that asks which topic to cram; dismisses with the topic, ALL_TOPICS, or None.
+
+Its footer shows escape (back), so the way out is visible.
+"""
 
 from __future__ import annotations
 
@@ -10,8 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
+
+from quizapp.tui.bindings import localize_bindings
 
 ALL_TOPICS = "\x00all"
 
@@ -31,6 +36,11 @@ class TopicPickerScreen(ModalScreen[str | None]):
             options = [Option(Text(app.t("picker.all")), id=ALL_TOPICS)]
             options += [Option(Text(topic), id=topic) for topic in self.topics]
             yield OptionList(*options, id="picker-topics")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        localize_bindings(self, self.app.settings.lang)  # type: ignore[attr-defined]
+        self.refresh_bindings()
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

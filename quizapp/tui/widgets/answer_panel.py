@@ -1,7 +1,8 @@
 """The revealed side of a card: the standard answer, then tabs (worked solution, 答题模板, ...).
 
 Used by review after reveal and by the preview screen. All YAML text goes through Markdown; the
-calculator's numbers through BreakdownTable.
+calculator's numbers through BreakdownTable. Tabs are filled lazily: only the active tab's content
+is composed, the others when first activated, so a question with many drills reveals quickly.
 """
 
 from __future__ import annotations
@@ -9,9 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown, Static, TabbedContent, TabPane
+from textual.widget import Widget
+from textual.widgets import Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets.option_list import Option
 
 from quizapp.tui.cards import drill_breakdown, gpu_fit, safe_render
 from quizapp.tui.i18n import t
@@ -21,6 +25,72 @@ if TYPE_CHECKING:
     from quizapp.content import DrillVariant, Question
 
 TABS = ("solution", "template", "followups", "mistakes", "errata", "reading")
+INLINE_DRILLS = 3  # up to this many drills' breakdowns show one under another; more: a list and one
+
+
+def solution_widgets(result: Any, fit: Any, error: str | None, lang: str) -> list[Widget]:
+    """A drill's breakdown table, or the calculator's one-line error."""
+    if result is None:
+        return [Static(Text(t("breakdown.error", lang).format(error=error)))]
+    return [BreakdownTable(result, fit, lang=lang)]
+
+
+class DrillSolutions(Vertical):
+    """The worked solutions of a question with many drills: a list (id and total per drill) and,
+    under it, the breakdown of the highlighted drill only, so twenty drills cost one table."""
+
+    DEFAULT_CSS = """
+    DrillSolutions {
+        height: auto;
+    }
+    DrillSolutions > OptionList {
+        height: auto;
+        max-height: 12;
+        margin-bottom: 1;
+    }
+    DrillSolutions > #drill-solution {
+        height: auto;
+    }
+    """
+
+    def __init__(self, entries: list[tuple[str, Any, Any, str | None]], *, lang: str = "en") -> None:
+        """`entries`: (drill id, Breakdown or None, Fit or None, error) per drill."""
+        super().__init__(classes="answer--drills")
+        self.entries = entries
+        self.lang = lang
+        self.shown: int | None = None
+
+    def _label(self, drill_id: str, result: Any) -> Text:
+        text = Text(drill_id, style="bold")
+        if result is not None:
+            from quizapp.memory.quantities import format_bytes
+
+            text.append(f" · {t('breakdown.total', self.lang)} {format_bytes(result.total, 'GB')}")
+        return text
+
+    def compose(self) -> ComposeResult:
+        yield OptionList(*(Option(self._label(e[0], e[1]), id=e[0]) for e in self.entries))
+        yield Vertical(id="drill-solution")
+
+    async def on_mount(self) -> None:
+        await self.show(0)
+
+    async def show(self, index: int) -> None:
+        """Put the breakdown of drill `index` under the list."""
+        if index == self.shown or not 0 <= index < len(self.entries):
+            return
+        self.shown = index
+        drill_id, result, fit, error = self.entries[index]
+        holder = self.query_one("#drill-solution", Vertical)
+        await holder.remove_children()
+        await holder.mount_all(
+            [Static(Text(drill_id), classes="answer--drill-title"), *solution_widgets(result, fit, error, self.lang)]
+        )
+
+    @on(OptionList.OptionHighlighted)
+    async def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        await self.show(event.option_index)
 
 
 def _quote(text: str) -> str:
@@ -63,15 +133,20 @@ class AnswerPanel(Vertical):
         variant: DrillVariant | None = None,
         *,
         lang: str = "en",
+        solutions: dict[str, tuple[Any, Any, str | None]] | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
+        """`solutions` (optional): drill id -> (Breakdown or None, Fit or None, error), computed
+        beforehand (e.g. in a worker) so the worked-solution tab need not call the calculator."""
         super().__init__(id=id, classes=classes)
         self.question = question
         self.kind = kind
         self.item = item
         self.variant = variant
         self.lang = lang
+        self.solutions = solutions
+        self.filled: set[str] = set()  # the tabs whose content has been composed
 
     def standard_answer(self) -> str:
         q = self.question
@@ -83,19 +158,37 @@ class AnswerPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Markdown(self.standard_answer(), classes="answer--standard")
-        with TabbedContent(id="answer-tabs"):
-            with TabPane(t("tab.solution", self.lang), id="tab-solution"):
-                yield from self._solution()
-            with TabPane(t("tab.template", self.lang), id="tab-template"):
-                yield from self._markdown_or_none(safe_render(self.question, self.question.template))
-            with TabPane(t("tab.followups", self.lang), id="tab-followups"):
-                yield from self._markdown_or_none(self._followups())
-            with TabPane(t("tab.mistakes", self.lang), id="tab-mistakes"):
-                yield from self._markdown_or_none(self._mistakes())
-            with TabPane(t("tab.errata", self.lang), id="tab-errata"):
-                yield from self._markdown_or_none(self._errata())
-            with TabPane(t("tab.reading", self.lang), id="tab-reading"):
-                yield from self._markdown_or_none("\n".join(f"- {r}" for r in self.question.reading or []))
+        first = TABS[0]
+        with TabbedContent(id="answer-tabs", initial=f"tab-{first}"):
+            for name in TABS:
+                with TabPane(t(f"tab.{name}", self.lang), id=f"tab-{name}"):
+                    if name == first:
+                        self.filled.add(name)
+                        yield from self.tab_content(name)
+
+    @on(TabbedContent.TabActivated, "#answer-tabs")
+    async def _fill_tab(self, event: TabbedContent.TabActivated) -> None:
+        """Compose a tab's content the first time it is shown."""
+        name = (event.pane.id or "").removeprefix("tab-")
+        if name in TABS and name not in self.filled:
+            self.filled.add(name)
+            await event.pane.mount_all(self.tab_content(name))
+
+    def tab_content(self, name: str) -> list[Widget]:
+        """The widgets of one tab (`name` from TABS)."""
+        if name == "solution":
+            return list(self._solution())
+        if name == "template":
+            markdown = safe_render(self.question, self.question.template)
+        elif name == "followups":
+            markdown = self._followups()
+        elif name == "mistakes":
+            markdown = self._mistakes()
+        elif name == "errata":
+            markdown = self._errata()
+        else:
+            markdown = "\n".join(f"- {r}" for r in self.question.reading or [])
+        return list(self._markdown_or_none(markdown))
 
     def _markdown_or_none(self, markdown: str) -> ComposeResult:
         if markdown and markdown.strip():
@@ -111,13 +204,20 @@ class AnswerPanel(Vertical):
         if not drills:
             yield Static(Text(t("tab.none", self.lang)), classes="answer--none")
             return
+        entries = []
         for drill in drills:
-            yield Static(Text(drill.id), classes="answer--drill-title")
-            result, error = drill_breakdown(drill)
-            if result is None:
-                yield Static(Text(t("breakdown.error", self.lang).format(error=error)))
+            if self.solutions is not None and drill.id in self.solutions:
+                result, fit, error = self.solutions[drill.id]
             else:
-                yield BreakdownTable(result, gpu_fit(result), lang=self.lang)
+                result, error = drill_breakdown(drill)
+                fit = gpu_fit(result) if result is not None else None
+            entries.append((drill.id, result, fit, error))
+        if len(entries) > INLINE_DRILLS:
+            yield DrillSolutions(entries, lang=self.lang)
+            return
+        for drill_id, result, fit, error in entries:
+            yield Static(Text(drill_id), classes="answer--drill-title")
+            yield from solution_widgets(result, fit, error, self.lang)
 
     def _followups(self) -> str:
         parts = []

@@ -1,16 +1,21 @@
 """The calculator's breakdown as a table (term, formula with numbers, GB, GiB, total) plus fit and notes.
 
 Rendering only: the numbers come from `quizapp.memory` (Breakdown, Fit); this widget formats them.
+The table is one rich Table in a Static (not a DataTable, whose cells never wrap), so a long formula
+and its substituted numbers fold onto more lines within the width instead of being cut off. Every
+cell is a rich `Text`, so nothing from the calculator or the YAML is read as markup.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from rich import box
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import DataTable, Static
+from textual.widgets import Static
 
 from quizapp.tui.i18n import t
 
@@ -24,6 +29,68 @@ def _bytes(value: float, unit: str) -> str:
     return format_bytes(value, unit)
 
 
+def term_note(term: Any, lang: str) -> str:
+    """A term's note in the app's language: `note_zh` in Chinese when the calculator gives one."""
+    if lang == "zh":
+        note_zh = getattr(term, "note_zh", None)
+        if note_zh:
+            return note_zh
+    return term.note or ""
+
+
+def breakdown_notes(breakdown: Any, lang: str) -> list[str]:
+    """The breakdown's general notes in the app's language (`notes_zh` in Chinese when present)."""
+    if lang == "zh":
+        notes_zh = getattr(breakdown, "notes_zh", None)
+        if notes_zh:
+            return list(notes_zh)
+    return list(breakdown.notes or ())
+
+
+def breakdown_rich_table(breakdown: Breakdown, lang: str = "en") -> Table:
+    """Columns term, formula with numbers, GB, GiB; one row per term, the total as the footer.
+
+    The formula column takes the width that is left and folds; the figures never wrap.
+    """
+    total = breakdown.total
+    table = Table(
+        box=box.SIMPLE,
+        expand=True,
+        show_edge=False,
+        pad_edge=False,
+        show_footer=True,
+        header_style="bold",
+        footer_style="bold",
+    )
+    table.add_column(Text(t("breakdown.term", lang)), footer=Text(t("breakdown.total", lang)), no_wrap=True)
+    table.add_column(Text(t("breakdown.formula", lang)), ratio=1, overflow="fold")
+    table.add_column(Text("GB"), footer=Text(_bytes(total, "GB")), justify="right", no_wrap=True)
+    table.add_column(Text("GiB"), footer=Text(_bytes(total, "GiB")), justify="right", no_wrap=True)
+    for term in breakdown.terms:
+        table.add_row(
+            Text(t(f"term.{term.name}", lang)),
+            Text(f"{term.formula} = {term.substituted}"),
+            Text(_bytes(term.bytes, "GB")),
+            Text(_bytes(term.bytes, "GiB")),
+        )
+    return table
+
+
+class _TableView(Static):
+    """A Static whose content height is measured once per width (a rich Table is costly to measure,
+    and the layout asks for the height several times)."""
+
+    def __init__(self, table: Table, *, classes: str | None = None) -> None:
+        super().__init__(table, classes=classes)
+        self._heights: dict[int, int] = {}
+
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = super().get_content_height(container, viewport, width)
+        return height
+
+
 class BreakdownTable(Vertical):
     """Shows one Breakdown (and, when the setup names a GPU, whether it fits)."""
 
@@ -31,9 +98,8 @@ class BreakdownTable(Vertical):
     BreakdownTable {
         height: auto;
     }
-    BreakdownTable > DataTable {
+    BreakdownTable > .breakdown--table {
         height: auto;
-        max-height: 14;
     }
     BreakdownTable > .breakdown--fit {
         margin-top: 1;
@@ -65,8 +131,7 @@ class BreakdownTable(Vertical):
         self.lang = lang
 
     def compose(self) -> ComposeResult:
-        table: DataTable = DataTable(cursor_type="none", zebra_stripes=True)
-        yield table
+        yield _TableView(breakdown_rich_table(self.breakdown, self.lang), classes="breakdown--table")
         fit = self.fit
         if fit is not None:
             key = "breakdown.fits" if fit.fits else "breakdown.no_fit"
@@ -77,30 +142,11 @@ class BreakdownTable(Vertical):
                 total=_bytes(self.breakdown.total, "GB"),
             )
             yield Static(Text(line), classes="breakdown--fit " + ("-fits" if fit.fits else "-no-fit"))
-        notes = [f"• {t(f'term.{term.name}', self.lang)}: {term.note}" for term in self.breakdown.terms if term.note]
-        notes += [f"• {note}" for note in self.breakdown.notes]
+        notes = [
+            f"• {t(f'term.{term.name}', self.lang)}: {term_note(term, self.lang)}"
+            for term in self.breakdown.terms
+            if term_note(term, self.lang)
+        ]
+        notes += [f"• {note}" for note in breakdown_notes(self.breakdown, self.lang)]
         if notes:
             yield Static(Text("\n".join(notes)), classes="breakdown--notes")
-
-    def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_column(t("breakdown.term", self.lang), key="term")
-        table.add_column("GB", key="gb")
-        table.add_column("GiB", key="gib")
-        table.add_column(t("breakdown.formula", self.lang), key="formula")
-        for term in self.breakdown.terms:
-            table.add_row(
-                Text(t(f"term.{term.name}", self.lang)),
-                Text(_bytes(term.bytes, "GB"), justify="right"),
-                Text(_bytes(term.bytes, "GiB"), justify="right"),
-                Text(f"{term.formula} = {term.substituted}"),
-                key=term.name,
-            )
-        total = self.breakdown.total
-        table.add_row(
-            Text(t("breakdown.total", self.lang), style="bold"),
-            Text(_bytes(total, "GB"), style="bold", justify="right"),
-            Text(_bytes(total, "GiB"), style="bold", justify="right"),
-            Text(""),
-            key="total",
-        )

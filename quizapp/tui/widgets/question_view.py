@@ -61,15 +61,19 @@ class QuestionView(Vertical):
         variant: DrillVariant | None = None,
         *,
         lang: str = "en",
+        show_parent: bool = True,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
+        """`show_parent=False` leaves out the parent question above a follow-up or drill (the preview
+        shows it once at the top)."""
         super().__init__(id=id, classes=classes)
         self.question = question
         self.kind = kind
         self.item = item
         self.variant = variant
         self.lang = lang
+        self.show_parent = show_parent
 
     def meta_text(self) -> Text:
         """"[drill] topic · tag, tag · ★3" as plain text (brackets are literal)."""
@@ -98,7 +102,7 @@ class QuestionView(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static(self.meta_text(), classes="question--meta")
-        if self.kind in ("followup", "drill"):
+        if self.kind in ("followup", "drill") and self.show_parent:
             label = "review.parent" if self.kind == "followup" else "review.parent.drill"
             yield Static(Text(t(label, self.lang)), classes="question--parent-label")
             yield Markdown(self.question.title, classes="question--parent")
