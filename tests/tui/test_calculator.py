@@ -146,6 +146,8 @@ def test_calculator_snapshot_invalid_field(snap_compare, app_factory):
         screen.query_one("#input-offload").value = "optimizer+params"
         await type_into(pilot, screen, "batch", "x")  # two bad fields: both flagged
         screen.query_one("#calc-form").scroll_home(animate=False)
+        for box in screen.query("Input"):
+            box.cursor_blink = False  # a blinking cursor would make the snapshot depend on timing
         await settle(pilot)
 
     assert snap_compare(app_factory(), terminal_size=(100, 32), run_before=run_before)
