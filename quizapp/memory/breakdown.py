@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from quizapp.memory.activations import activation_formula, activation_parts
 from quizapp.memory.models import ModelSpec
@@ -184,6 +185,7 @@ class Said(tuple):
         return Said(self[0] + other[0], self[1] + other[1])
 
 
+@lru_cache(maxsize=1024)  # a pure function of hashable arguments; solves ask for the same notes many times
 def _say(key: str, **args: object) -> Said:
     """The note `key` in English and Chinese; a Said argument is filled language by language."""
     en, zh = _TEXT[key]
