@@ -12,24 +12,19 @@ import math
 HELP = "start a timed mock interview (question, follow-ups, quick calculations, debrief)"
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
-    return value
+def _whole_number(minimum: int):
+    """An argparse type: a whole number >= minimum, with a one-line reason otherwise."""
 
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {minimum}, got {text!r}")
+        return value
 
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, got {text!r}")
-    return value
+    return parse
 
 
 def _minutes(text: str) -> float:
@@ -50,12 +45,12 @@ def _seed(text: str) -> int:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--questions", type=_positive_int, default=3, metavar="N", help="questions to ask (default 3)")
+    parser.add_argument("--questions", type=_whole_number(1), default=3, metavar="N", help="questions to ask (default 3)")
     parser.add_argument("--minutes", type=_minutes, default=5.0, metavar="M",
                         help="minutes per question; fractions allowed, 0.5 = 30 s (default 5)")
-    parser.add_argument("--followups", type=_count, default=2, metavar="K",
+    parser.add_argument("--followups", type=_whole_number(0), default=2, metavar="K",
                         help="follow-ups per question, each with a third of the question's time (default 2)")
-    parser.add_argument("--calcs", type=_count, default=2, metavar="N",
+    parser.add_argument("--calcs", type=_whole_number(0), default=2, metavar="N",
                         help="quick calculations per question, drawn with the seed (default 2)")
     parser.add_argument("--topic", action="append", default=[], metavar="T",
                         help="draw only from this topic (repeatable; default: all topics)")
