@@ -26,8 +26,8 @@ from quizapp.tui.formatting import format_duration
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
 
 
-class ItemControls(Horizontal):
-    """The rating (self-graded items) and the "into the schedule" choice of one mock item."""
+class ItemControls(Vertical):
+    """The rating (self-graded items) and, under it, the "into the schedule" choice of one mock item."""
 
     class Changed(Message):
         def __init__(self, item_id: int, rating: int | None = None, to_schedule: bool | None = None) -> None:
