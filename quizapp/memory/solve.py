@@ -1,7 +1,10 @@
 """Inverse solves: the largest micro-batch, sequence and model that fit a GPU.
 
 Memory never decreases in batch, sequence or model size (a property test checks it), so each solve
-brackets the answer by doubling and then bisects: a few dozen breakdowns, a few milliseconds.
+brackets the answer by doubling and then bisects: a few dozen breakdowns, a few milliseconds. Where
+memory is close to linear in the searched number (a bare parameter count, the batch, the sequence),
+the line through two breakdowns first estimates the answer and the doubling starts there, so a
+solve takes a handful of breakdowns; the estimate only saves work, the answer is exact either way.
 
 The largest model: with a bare parameter count, the count itself is searched (architecture-free terms
 only). With a shaped model, the setup's model is scaled within its family (models.scaled_family:
@@ -24,19 +27,39 @@ from quizapp.memory.setup import Setup, SetupError
 _CAP = 2**50
 
 
-def _largest(fits: Callable[[int], bool], lo: int = 1) -> int | None:
-    """The largest n >= lo with fits(n) for a monotone predicate; lo − 1 if none; None if unbounded."""
+def _largest(fits: Callable[[int], bool], lo: int = 1, guess: int | None = None) -> int | None:
+    """The largest n >= lo with fits(n) for a monotone predicate; lo − 1 if none; None if unbounded
+    (fits(2**50)).
+
+    `guess` (an estimate of the answer, or None) is where the search starts: it gallops away from
+    the guess in doubling steps until the answer is bracketed, then bisects, so a good guess costs a
+    few probes and a bad one about as many as no guess."""
     if not fits(lo):
         return lo - 1
-    good, step = lo, 1
-    while True:
-        probe = good + step
-        if probe > _CAP:
-            return None
-        if not fits(probe):
-            bad = probe
-            break
-        good, step = probe, step * 2
+    good, bad, step = lo, None, 1
+    if guess is not None and guess > lo:
+        guess = min(guess, _CAP)
+        if fits(guess):
+            good = guess
+        else:
+            bad = guess
+            while True:  # gallop down from a guess that was too large
+                probe = bad - step
+                if probe <= good:
+                    break
+                if fits(probe):
+                    good = probe
+                    break
+                bad, step = probe, step * 2
+    if bad is None:
+        while True:
+            if good >= _CAP:
+                return None
+            probe = min(good + step, _CAP)
+            if not fits(probe):
+                bad = probe
+                break
+            good, step = probe, step * 2
     while bad - good > 1:
         mid = (good + bad) // 2
         if fits(mid):
@@ -44,6 +67,26 @@ def _largest(fits: Callable[[int], bool], lo: int = 1) -> int | None:
         else:
             bad = mid
     return good
+
+
+def _linear_guess(total: Callable[[int], float], usable: float, a: int, b: int) -> int | None:
+    """Where the line through (a, total(a)) and (b, total(b)) reaches `usable` (None if flat)."""
+    ta, tb = total(a), total(b)
+    if tb <= ta:
+        return None
+    return a + int((usable - ta) * (b - a) / (tb - ta))
+
+
+def _remembered(total: Callable[[int], float]) -> Callable[[int], float]:
+    """`total` with its results kept for one solve (the guess and the search probe the same points)."""
+    seen: dict[int, float] = {}
+
+    def measured(n: int) -> float:
+        if n not in seen:
+            seen[n] = total(n)
+        return seen[n]
+
+    return measured
 
 
 def _usable(setup: Setup, gpu: GPU | None, reserve: int | None) -> float:
@@ -58,7 +101,11 @@ def _solve(setup, gpu, reserve, field, adjust) -> int:
         what = "activations" if setup.training else "the KV cache"
         raise SetupError("model", f"the largest {field} depends on {what}, which need a shape, not a bare count")
     usable = _usable(setup, gpu, reserve)
-    found = _largest(lambda n: breakdown(replace(setup, **{field: n}), adjust).total <= usable)
+    total = _remembered(lambda n: breakdown(replace(setup, **{field: n}), adjust).total)
+    # Activations and the KV cache grow linearly in batch and (flash attention) sequence; eager
+    # attention's quadratic term makes the guess overshoot, and the search gallops back down.
+    guess = _linear_guess(total, usable, 1, 2) if total(1) <= usable else None
+    found = _largest(lambda n: total(n) <= usable, guess=guess)
     if found is None:
         raise SetupError(field, "memory does not grow with it here, so there is no largest value")
     return found
@@ -86,7 +133,11 @@ def max_model(setup: Setup, gpu: GPU | None = None, reserve: int | None = DEFAUL
 
     base = setup.model
     if not base.has_shape:
-        count = _largest(lambda n: fits_model(bare_model(n)))
+        # Architecture-free terms are (nearly) linear in the count: usable / bytes-per-param, less
+        # the fixed terms, starts the search.
+        total = _remembered(lambda n: breakdown(replace(setup, model=bare_model(n)), adjust).total)
+        guess = _linear_guess(total, usable, 1, 2**30) if total(1) <= usable else None
+        count = _largest(lambda n: total(n) <= usable, guess=guess)
         if count is None:
             raise SetupError("model", "memory does not grow with the parameter count here")
         return bare_model(count, f"{count:,} params") if count else None

@@ -87,3 +87,49 @@ def test_solves_need_a_gpu_and_a_shape(llama7b):
     with pytest.raises(SetupError) as err:
         max_seq(Setup(llama7b.__class__(name="x", count=7 * 10**9)), GPUS["h100-80g"])
     assert err.value.field == "model"
+
+
+@pytest.mark.parametrize("answer", [0, 1, 2, 7, 1000, 123_456_789, 2**50 - 1])
+@pytest.mark.parametrize("guess", [None, 1, 2, 6, 8, 999, 1001, 10**6, 123_456_780, 2**49, 2**50, 2**60])
+def test_search_from_any_guess_finds_the_exact_answer(answer, guess):
+    """The guess only says where the search starts: the largest n with n <= answer is found exactly."""
+    from quizapp.memory.solve import _largest
+
+    probes: list[int] = []
+
+    def fits(n: int) -> bool:
+        probes.append(n)
+        return n <= answer
+
+    assert _largest(fits, guess=guess) == answer
+    assert len(probes) <= 2 * 52 + 2  # doubling then bisecting, never a walk
+
+
+def test_search_without_a_bound_says_so_whatever_the_guess():
+    from quizapp.memory.solve import _largest
+
+    for guess in (None, 5, 2**60):
+        assert _largest(lambda n: True, guess=guess) is None
+    assert _largest(lambda n: n <= 9, lo=10, guess=50) == 9  # nothing from lo on fits: lo - 1
+
+
+def test_a_good_guess_needs_few_breakdowns():
+    """Bare counts are linear in memory, so the solve needs a handful of breakdowns, not ~60."""
+    import quizapp.memory.solve as solve
+
+    real = solve.breakdown
+    calls = []
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    setup = Setup(PRESETS["gpt2"].__class__(name="x", count=10**9))
+    g = GPUS["h100-80g"]
+    solve.breakdown = counting
+    try:
+        n = max_params(setup, g)
+    finally:
+        solve.breakdown = real
+    assert n == (80 * GiB - GiB) // 16
+    assert len(calls) <= 8

@@ -33,7 +33,6 @@ from textual.widgets import Footer, Input, Static, TextArea
 from quizapp.tui.bindings import localize_bindings
 from quizapp.tui.cards import CardContent, resolve_card
 from quizapp.tui.session import SessionTally
-from quizapp.tui.widgets.answer_panel import AnswerPanel
 from quizapp.tui.widgets.question_view import QuestionView
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
 
@@ -355,6 +354,8 @@ class ReviewScreen(Screen[None]):
         for box in self.query("#drill-input").results(Input):
             if self.grade is None or self.grade.verdict == "unparseable":
                 box.disabled = True
+        from quizapp.tui.widgets.answer_panel import AnswerPanel  # tabs, lists, tables: needed from reveal on
+
         self.query_one("#card-area", VerticalScroll).mount(
             AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer")
         )
