@@ -19,7 +19,6 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from importlib.metadata import version
 from pathlib import Path
@@ -28,6 +27,7 @@ import fsrs
 from sqlalchemy import bindparam, insert, update
 
 from quizapp.clock import FakeClock
+from quizapp.content import CardSpec
 from quizapp.store import SchedulerConfig, Store
 from quizapp.store.tables import Card, ReviewLog
 
@@ -37,22 +37,12 @@ REVIEWED_CARDS = 4000
 ANSWERS_PER_CARD = 50  # 4,000 x 50 = 200,000 log rows
 
 
-@dataclass(frozen=True)
-class Spec:
-    card_id: str
-    question_id: str
-    kind: str
-    item_id: str
-    topic: str
-    order: int
-
-
-def make_bank() -> list[Spec]:
+def make_bank() -> list[CardSpec]:
     specs = []
     for q in range(QUESTIONS):
         qid = f"question-{q:04d}"
         for kind, item in KINDS:
-            specs.append(Spec(f"{qid}/{kind}/{item}", qid, kind, item, f"topic-{q % 12}", len(specs)))
+            specs.append(CardSpec(f"{qid}/{kind}/{item}", qid, kind, item, f"topic-{q % 12}", len(specs)))
     return specs
 
 

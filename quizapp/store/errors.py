@@ -8,3 +8,9 @@ class StoreError(Exception):
 
     str(e) is one line, starting with the database path, fit to print as `quizapp: <message>`.
     """
+
+
+def database_error(path: object, exc: Exception) -> StoreError:
+    """The StoreError for a failed database operation: the file and the driver's first line."""
+    reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+    return StoreError(f"{path}: database error: {reason}")

@@ -22,7 +22,7 @@ from sqlmodel import Session, select
 
 from quizapp.content import Bank, Question, draw_variant, grade
 from quizapp.store.countdown import followup_budget
-from quizapp.store.errors import StoreError
+from quizapp.store.errors import database_error
 from quizapp.store.mock_tables import MockItem, MockSession
 from quizapp.store.tables import Card
 
@@ -204,8 +204,7 @@ def _session(store, *, write: bool = True) -> Iterator[Session]:
         with Session(bind, expire_on_commit=False) as db:
             yield db
     except SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        raise StoreError(f"{store.path}: database error: {reason}") from None
+        raise database_error(store.path, exc) from None
 
 
 def start_session(store, bank: Bank, options: MockOptions, cards: Mapping[str, object] | None = None) -> MockRecord:

@@ -7,13 +7,11 @@ reads the time from `store.clock` and cuts days at the store's rollover hour in 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta, timezone
 
 from sqlalchemy import DateTime, Integer, and_, case, column, func, literal, select, union_all, values
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.store.errors import StoreError
@@ -177,16 +175,6 @@ class Statistics:
 # --- plumbing ------------------------------------------------------------------------------------
 
 
-@contextmanager
-def _read(store) -> Iterator[Connection]:
-    try:
-        with store.engine.connect() as conn:
-            yield conn
-    except SQLAlchemyError as exc:
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        raise StoreError(f"{store.path}: database error: {reason}") from None
-
-
 def _now(store) -> datetime:
     return store.clock.now().astimezone(timezone.utc)
 
@@ -231,7 +219,7 @@ def reviews_per_day(store, days: int = 30) -> list[DayCount]:
     joined = table.join(LOG, and_(LOG.c.reviewed_at >= table.c.lo, LOG.c.reviewed_at < table.c.hi))
     query = select(table.c.i, LOG.c.mode, func.count()).select_from(joined).group_by(table.c.i, LOG.c.mode)
     counts: dict[int, dict[str, int]] = {}
-    with _read(store) as conn:
+    with store.reading() as conn:
         for i, mode, n in conn.execute(query):
             counts.setdefault(i, {})[mode] = int(n)
     return [
@@ -247,7 +235,7 @@ def true_retention(store, days: int | None = 30) -> Retention:
     if days is not None:
         conditions.append(LOG.c.reviewed_at >= study_days_back(store, days)[0][0])
     query = select(func.count(), func.coalesce(func.sum(case((LOG.c.rating > AGAIN, 1), else_=0)), 0))
-    with _read(store) as conn:
+    with store.reading() as conn:
         total, recalled = conn.execute(query.where(*conditions)).one()
     return Retention(days=days, recalled=int(recalled), total=int(total), desired=store.config.desired_retention)
 
@@ -263,7 +251,7 @@ def due_forecast(store, days: int = 30) -> list[ForecastDay]:
     seen = and_(CARD.c.reps > 0, CARD.c.suspended.is_(False), CARD.c.orphaned.is_(False))
     joined = table.join(CARD, and_(seen, CARD.c.due >= table.c.lo, CARD.c.due < table.c.hi))
     query = select(table.c.i, func.count()).select_from(joined).group_by(table.c.i)
-    with _read(store) as conn:
+    with store.reading() as conn:
         counts = {i: int(n) for i, n in conn.execute(query)}
     return [ForecastDay(day=_local_date(store, lo), offset=i, due=counts.get(i, 0)) for i, (lo, _hi) in enumerate(windows)]
 
@@ -289,7 +277,7 @@ def state_counts(store) -> list[StateCounts]:
         .group_by(CARD.c.topic)
         .order_by(CARD.c.topic)
     )
-    with _read(store) as conn:
+    with store.reading() as conn:
         rows = [StateCounts(topic, *(int(v) for v in rest)) for topic, *rest in conn.execute(query)]
     total = StateCounts("", *(sum(getattr(r, name) for r in rows) for name in STATES))
     return [*rows, total]
@@ -325,7 +313,7 @@ def drill_accuracy(store) -> list[DrillAccuracy]:
         .group_by(graded.c.topic)
         .order_by(graded.c.topic)
     )
-    with _read(store) as conn:
+    with store.reading() as conn:
         rows = [DrillAccuracy(topic, *(int(v) for v in rest)) for topic, *rest in conn.execute(query)]
     total = DrillAccuracy("", *(sum(getattr(r, name) for r in rows) for name in VERDICTS))
     return [*rows, total]
@@ -355,7 +343,7 @@ def top_mistakes(store, limit: int = 10, lang: str = "en") -> list[MistakeCount]
         .order_by(n.desc(), graded.c.mistake)
         .limit(limit)
     )
-    with _read(store) as conn:
+    with store.reading() as conn:
         rows = conn.execute(query).all()
     return [MistakeCount(mid, mistake_label(mid, lang), int(count)) for mid, count in rows]
 
@@ -368,7 +356,7 @@ def leeches(store) -> list[Leech]:
         .where(CARD.c.leech.is_(True), CARD.c.orphaned.is_(False))
         .order_by(CARD.c.lapses.desc(), CARD.c.card_id)
     )
-    with _read(store) as conn:
+    with store.reading() as conn:
         rows = conn.execute(query).all()
     return [Leech(r.card_id, r.question_id, r.kind, r.topic, int(r.lapses), int(r.reps), bool(r.suspended),
                   _aware(r.last_review)) for r in rows]

@@ -24,7 +24,7 @@ from quizapp.clock import Clock
 from quizapp.store.config import SETTINGS, SchedulerConfig, SettingError, config_with, setting, setting_from_stored
 from quizapp.store.database import open_engine
 from quizapp.store.days import day_bounds
-from quizapp.store.errors import StoreError
+from quizapp.store.errors import StoreError, database_error
 from quizapp.store.records import CardRow, Counts, SyncReport, TodayProgress
 from quizapp.store.scheduling import fuzz_rng, make_scheduler, to_fsrs
 from quizapp.store.tables import Card, Meta, ReviewLog
@@ -125,8 +125,7 @@ class Store:
     # --- plumbing -----------------------------------------------------------------------------
 
     def _fail(self, exc: SQLAlchemyError) -> StoreError:
-        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
-        return StoreError(f"{self.path}: database error: {reason}")
+        return database_error(self.path, exc)
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -137,7 +136,8 @@ class Store:
             raise self._fail(exc) from None
 
     @contextmanager
-    def _read(self) -> Iterator[Connection]:
+    def reading(self) -> Iterator[Connection]:
+        """A read-only connection (statistics and mock history use it too); errors as StoreError."""
         try:
             with self._engine.connect() as conn:
                 yield conn
@@ -213,7 +213,7 @@ class Store:
 
     def card(self, card_id: str) -> CardRow:
         """One card (orphaned ones too); StoreError if the id is unknown."""
-        with self._read() as conn:
+        with self.reading() as conn:
             return _row(self._load(conn, card_id))
 
     def cards(self, *, include_orphaned: bool = False) -> list[CardRow]:
@@ -221,7 +221,7 @@ class Store:
         query = select(CARD).order_by(CARD.c.bank_order, CARD.c.card_id)
         if not include_orphaned:
             query = query.where(CARD.c.orphaned.is_(False))
-        with self._read() as conn:
+        with self.reading() as conn:
             return [_row(m) for m in conn.execute(query).mappings()]
 
     # --- the queue ------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ class Store:
         if topic is not None:
             base = and_(base, CARD.c.topic == topic)
         learning = and_(CARD.c.reps > 0, CARD.c.state.in_((int(State.Learning), int(State.Relearning))))
-        with self._read() as conn:
+        with self.reading() as conn:
             def first(*conditions, order):
                 query = select(CARD).where(base, *conditions).order_by(*order).limit(1)
                 return conn.execute(query).mappings().first()
@@ -281,7 +281,7 @@ class Store:
             .where(CARD.c.orphaned.is_(False))
             .group_by(CARD.c.topic)
         )
-        with self._read() as conn:
+        with self.reading() as conn:
             rows = conn.execute(query).all()
         result = {topic: Counts(int(d or 0), int(n or 0), int(l or 0)) for topic, d, n, l in rows}
         result[""] = Counts(sum(c.due for c in result.values()), sum(c.new for c in result.values()),
@@ -292,7 +292,7 @@ class Store:
         """Today's new cards and reviews against the limits, and the streak of study days."""
         now = self._now()
         start, end = self.day_bounds(now)
-        with self._read() as conn:
+        with self.reading() as conn:
             new_done, reviews_done = self._done_today(conn, start)
             streak = self._streak(conn, now)
         return TodayProgress(new_done=new_done, reviews_done=reviews_done, new_limit=self.config.new_per_day,
@@ -332,7 +332,7 @@ class Store:
         effective = func.max(CARD.c.due, func.coalesce(CARD.c.buried_until, CARD.c.due))
         query = select(func.min(effective)).where(
             CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False), CARD.c.reps > 0)
-        with self._read() as conn:
+        with self.reading() as conn:
             value = conn.execute(query).scalar()
         return value  # min/max keep the column's type, so this is a UTC-aware datetime (or None)
 
@@ -342,7 +342,7 @@ class Store:
         card_ids: exactly those, in that order (unknown or orphaned ids -> StoreError). Otherwise
         every unsuspended card (of `topic`, if given), in bank order.
         """
-        with self._read() as conn:
+        with self.reading() as conn:
             if card_ids is not None:
                 ids = list(dict.fromkeys(card_ids))
                 rows = conn.execute(select(CARD.c.card_id, CARD.c.orphaned).where(CARD.c.card_id.in_(ids))).all()
@@ -500,7 +500,7 @@ class Store:
 
     def get_setting(self, key: str, default=None):
         """A small setting (JSON value) stored in meta, e.g. get_setting("lang", "en")."""
-        with self._read() as conn:
+        with self.reading() as conn:
             value = conn.execute(select(META.c.value).where(META.c.key == SETTING_PREFIX + key)).scalar()
         return json.loads(value) if value is not None else default
 
@@ -515,7 +515,7 @@ class Store:
 
     def stored_settings(self) -> dict[str, object]:
         """Every stored setting as JSON-decoded values, in one read (unreadable JSON is kept as text)."""
-        with self._read() as conn:
+        with self.reading() as conn:
             rows = conn.execute(select(META.c.key, META.c.value).where(META.c.key.startswith(SETTING_PREFIX)))
             out: dict[str, object] = {}
             for key, value in rows:
