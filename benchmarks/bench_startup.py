@@ -1,12 +1,19 @@
-"""Start-up benchmark: process start to the first question on screen, in a real terminal (tmux).
+"""Start-up and key-latency benchmark in a real terminal (tmux), against a minimal Textual app.
 
-Runs `python -m quizapp` in a detached tmux session (100x30) on a fresh temporary database, polls
-`tmux capture-pane` every 10 ms, presses `r` as soon as Home shows its table, and reports
-  home:     process start -> Home visible
-  question: process start -> first question visible (includes the `r` keypress round trip)
-for the bundled content and for a synthetic 1,000-question bank (targets: < 1 s and < 1.5 s).
-The first run of each bank also creates and syncs the database (and writes the bytecode cache, as
-`pip install` would have); later runs reuse both (warm), which is the everyday case. Usage: python benchmarks/bench_startup.py [--runs 5]
+Each round starts, in the same detached tmux session size (100x30) and the same way (`python FILE` /
+`python -m quizapp`, bytecode cached as an installed package has it):
+  minimal:  a minimal Textual app (one Static)              -> its text visible
+  quizapp:  `python -m quizapp` on a fresh temporary home   -> Home visible with its counts ("All topics")
+            then `r`                                        -> the first question (its footer offers "Reveal")
+and, in one session per bank, the two keys of a review measured from the key press to the changed screen
+(capture-pane polled every few ms):
+  reveal:   ctrl+r in the answer box -> the rating bar is on screen ("1 Again")
+  rate:     3                        -> the next card is on screen (the rating bar gone, "Reveal" offered)
+Rounds alternate minimal and quizapp so both see the same machine; the report gives medians, and
+Home and the first question as ratios to the minimal app (targets: 2.0x and 2.5x; keys < 100 ms).
+The first quizapp run of a bank creates and syncs the database and writes the bank cache; it is
+reported apart ("cold"). Usage: python benchmarks/bench_startup.py [--runs 5] [--keys 8] [--source DIR] [--content DIR]
+(--source: run another copy of the code, e.g. an exported older commit, for before/after figures).
 """
 
 from __future__ import annotations
@@ -20,6 +27,19 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+MINIMAL_APP = """\
+from textual.app import App
+from textual.widgets import Static
+
+
+class Minimal(App):
+    def compose(self):
+        yield Static("All topics")
+
+
+Minimal().run()
+"""
 
 SYNTHETIC = """\
 id: synthetic-{n:04d}
@@ -40,6 +60,8 @@ drills:
     unit: GB
 """
 
+POLL_S = 0.003
+
 
 def make_synthetic_bank(root: Path, count: int = 1000) -> Path:
     for n in range(count):
@@ -53,69 +75,146 @@ def capture(session: str) -> str:
     return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
 
 
-def one_run(content: Path | None, db: Path, home_marker: str, timeout: float = 30.0) -> tuple[float, float]:
-    session = f"quizapp-bench-{os.getpid()}-{time.perf_counter_ns()}"
-    args = [sys.executable, "-m", "quizapp"] + (["--content", str(content)] if content else [])
-    # Bytecode is cached (outside the tree) as a pip install caches it, even where the environment
-    # sets PYTHONDONTWRITEBYTECODE: otherwise every run would recompile quizapp from source.
-    pycache = Path(tempfile.gettempdir()) / "quizapp-bench-pycache"
-    command = f"env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX={pycache} QUIZAPP_DB={db} " + " ".join(args)
-    for _attempt in range(20):  # the tmux server may still be shutting down after the previous run
-        start = time.perf_counter()
-        done = subprocess.run(
-            ["tmux", "new-session", "-d", "-x", "100", "-y", "30", "-s", session, command],
-            capture_output=True,
-            text=True,
-        )
-        if done.returncode == 0:
-            break
-        time.sleep(0.2)
-    else:
+def wait_for(session: str, marker: str, since: float, timeout: float = 30.0, gone: str | None = None) -> float:
+    """Seconds from `since` until `marker` is on the screen (and `gone`, if given, is not)."""
+    deadline = since + timeout
+    while time.perf_counter() < deadline:
+        screen = capture(session)
+        if marker in screen and (gone is None or gone not in screen):
+            return time.perf_counter() - since
+        time.sleep(POLL_S)
+    raise RuntimeError(f"{marker!r} not on screen after {timeout}s:\n{capture(session)}")
+
+
+class Terminal:
+    """One detached tmux session running `command`, started now."""
+
+    def __init__(self, command: str) -> None:
+        self.name = f"quizapp-bench-{os.getpid()}-{time.perf_counter_ns()}"
+        for _attempt in range(20):  # the tmux server may still be shutting down after the previous run
+            self.started = time.perf_counter()
+            # started outside the repository: `python -m` puts the working folder first on sys.path, which
+            # would run the checkout's code even for --source
+            done = subprocess.run(["tmux", "new-session", "-d", "-x", "100", "-y", "30", "-s", self.name,
+                                   "-c", tempfile.gettempdir(), command], capture_output=True, text=True)
+            if done.returncode == 0:
+                return
+            time.sleep(0.2)
         raise RuntimeError(f"tmux new-session failed: {done.stderr.strip()}")
+
+    def press(self, key: str) -> float:
+        moment = time.perf_counter()
+        subprocess.run(["tmux", "send-keys", "-t", self.name, key], check=True)
+        return moment
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
+
+
+def environment(home: Path, source: Path | None) -> str:
+    # Bytecode is cached (outside the tree) as a pip install caches it, even where the environment sets
+    # PYTHONDONTWRITEBYTECODE: otherwise every run would recompile from source.
+    pycache = Path(tempfile.gettempdir()) / f"quizapp-bench-pycache-{'src' if source is None else source.name}"
+    parts = [f"env -u PYTHONDONTWRITEBYTECODE PYTHONPYCACHEPREFIX={pycache}", f"HOME={home}",
+             f"XDG_CACHE_HOME={home / 'cache'}", f"XDG_DATA_HOME={home / 'data'}",
+             f"XDG_CONFIG_HOME={home / 'config'}", f"QUIZAPP_DB={home / 'bench.sqlite3'}"]
+    if source is not None:
+        parts.append(f"PYTHONPATH={source}")
+    return " ".join(parts)
+
+
+def minimal_run(script: Path, home: Path) -> float:
+    terminal = Terminal(f"{environment(home, None)} {sys.executable} {script}")
     try:
-        home = question = None
-        deadline = start + timeout
-        while time.perf_counter() < deadline:
-            screen = capture(session)
-            if home is None and home_marker in screen:
-                home = time.perf_counter() - start
-                subprocess.run(["tmux", "send-keys", "-t", session, "r"], check=True)
-            elif home is not None and "Reveal" in screen:
-                question = time.perf_counter() - start
-                break
-            time.sleep(0.01)
-        if home is None or question is None:
-            raise RuntimeError(f"no question on screen after {timeout}s:\n{capture(session)}")
-        return home, question
+        return wait_for(terminal.name, "All topics", terminal.started)
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        terminal.close()
 
 
-def bench(label: str, content: Path | None, runs: int) -> None:
+def quizapp_command(content: Path | None, home: Path, source: Path | None) -> str:
+    args = [sys.executable, "-m", "quizapp"] + (["--content", str(content)] if content else [])
+    return f"{environment(home, source)} " + " ".join(args)
+
+
+def quizapp_run(content: Path | None, home: Path, source: Path | None) -> tuple[float, float]:
+    terminal = Terminal(quizapp_command(content, home, source))
+    try:
+        home_s = wait_for(terminal.name, "All topics", terminal.started)
+        terminal.press("r")
+        question_s = wait_for(terminal.name, "Reveal", terminal.started)
+        return home_s, question_s
+    finally:
+        terminal.close()
+
+
+def key_latencies(content: Path | None, home: Path, source: Path | None, cards: int) -> tuple[list[float], list[float]]:
+    """(reveal, rate) seconds for `cards` cards of one review session."""
+    terminal = Terminal(quizapp_command(content, home, source))
+    reveals: list[float] = []
+    rates: list[float] = []
+    try:
+        wait_for(terminal.name, "All topics", terminal.started)
+        wait_for(terminal.name, "Reveal", terminal.press("r"))
+        for _ in range(cards):
+            time.sleep(0.3)  # a person reads the card: background work of the previous key is done
+            reveals.append(wait_for(terminal.name, "1 Again", terminal.press("C-r")))
+            time.sleep(0.3)
+            rates.append(wait_for(terminal.name, "Reveal", terminal.press("3"), gone="1 Again"))
+    finally:
+        terminal.close()
+    return reveals, rates
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+def bench(label: str, content: Path | None, runs: int, cards: int, source: Path | None, script: Path) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.sqlite3"
-        results = [one_run(content, db, "All topics") for _ in range(runs + 1)]
-    cold, warm = results[0], results[1:]
-    homes = [h for h, _ in warm]
-    questions = [q for _, q in warm]
+        home = Path(tmp)
+        cold = quizapp_run(content, home, source)
+        minimal, homes, questions = [], [], []
+        for _ in range(runs):
+            minimal.append(minimal_run(script, home))
+            home_s, question_s = quizapp_run(content, home, source)
+            homes.append(home_s)
+            questions.append(question_s)
+        reveals, rates = key_latencies(content, home, source, cards)
+    base = statistics.median(minimal)
     print(f"{label}:")
-    print(f"  first run (creates the database): home {cold[0]:.3f} s, question {cold[1]:.3f} s")
-    print(
-        f"  warm, {runs} runs: home median {statistics.median(homes):.3f} s (min {min(homes):.3f}), "
-        f"question median {statistics.median(questions):.3f} s (min {min(questions):.3f}, max {max(questions):.3f})"
-    )
+    print(f"  cold (creates the database and the bank cache): home {ms(cold[0])}, question {ms(cold[1])}")
+    print(f"  minimal Textual app: median {ms(base)} (min {ms(min(minimal))}, max {ms(max(minimal))})")
+    print(f"  home:     median {ms(statistics.median(homes))} = {statistics.median(homes) / base:.2f}x minimal "
+          f"(min {ms(min(homes))}, max {ms(max(homes))})")
+    print(f"  question: median {ms(statistics.median(questions))} = {statistics.median(questions) / base:.2f}x "
+          f"minimal (min {ms(min(questions))}, max {ms(max(questions))})")
+    print(f"  reveal:   median {ms(statistics.median(reveals))} (min {ms(min(reveals))}, max {ms(max(reveals))}, "
+          f"{len(reveals)} cards)")
+    print(f"  rate -> next card: median {ms(statistics.median(rates))} (min {ms(min(rates))}, "
+          f"max {ms(max(rates))})")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keys", type=int, default=8, help="cards to reveal and rate for the key latencies")
+    parser.add_argument("--source", type=Path, default=None, help="a folder with another copy of quizapp to run")
+    parser.add_argument("--synthetic", action="store_true", help="also the synthetic 1,000-question bank")
+    parser.add_argument("--content", type=Path, default=None,
+                        help="this question folder instead of the bundled bank (the same bank for --source runs)")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         print("bench_startup: tmux is needed", file=sys.stderr)
         return 2
-    bench("bundled content", None, args.runs)
+    source = args.source.resolve() if args.source else None
     with tempfile.TemporaryDirectory() as tmp:
-        bench("synthetic 1,000-question bank", make_synthetic_bank(Path(tmp) / "bank"), args.runs)
+        script = Path(tmp) / "minimal_app.py"
+        script.write_text(MINIMAL_APP, encoding="utf-8")
+        content = args.content.resolve() if args.content else None
+        bench(f"content {content}" if content else "bundled content", content, args.runs, args.keys, source, script)
+        if args.synthetic:
+            bench("synthetic 1,000-question bank", make_synthetic_bank(Path(tmp) / "bank"), args.runs, args.keys,
+                  source, script)
     return 0
 
 

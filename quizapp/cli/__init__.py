@@ -14,9 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from quizapp import __version__
+from quizapp.cli.args import path as checked_path
+from quizapp.cli.args import printable
 
 # Subcommand name -> module under quizapp.cli. Order is the order `--help` lists them.
-SUBCOMMANDS = ("calc", "validate", "new", "schema", "drill", "mock", "stats", "preview", "settings")
+SUBCOMMANDS = ("calc", "validate", "new", "schema", "drill", "mock", "stats", "preview", "settings", "show", "queue",
+               "optimize", "evaluate", "simulate", "cards", "export", "import")
+MODULES = {"import": "import_"}  # a subcommand whose module name differs (`import` is a keyword)
 
 
 @dataclass(frozen=True)
@@ -39,7 +43,7 @@ class CliError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2, never a traceback
-        self.exit(2, f"{self.prog}: error: {message}\n")
+        self.exit(2, f"{self.prog}: error: {printable(message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,32 +52,54 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal trainer for LLM-systems interviews. Without a subcommand, starts the app.",
     )
     parser.add_argument("--version", action="version", version=f"quizapp {__version__}")
+    _add_global_options(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        module = importlib.import_module(f"quizapp.cli.{MODULES.get(name, name)}")
+        child = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(child)
+        _add_global_options(child, after=True)
+    return parser
+
+
+AFTER = "_after"  # dest suffix of a global option given after the subcommand
+
+
+def _add_global_options(parser: argparse.ArgumentParser, after: bool = False) -> None:
+    """--content, --db, --lang: on the main parser, and again on every subcommand (`quizapp mock --db X`).
+
+    After the subcommand they land in their own dests (default: absent), so resolve_options can merge
+    them with those given before: --content folders from both places, in order; --db and --lang
+    given after the subcommand win.
+    """
+    suffix, default = (AFTER, argparse.SUPPRESS) if after else ("", None)
     parser.add_argument(
         "--content",
         action="append",
         metavar="DIR",
-        type=Path,
+        type=checked_path,
+        dest="content" + suffix,
+        default=default,
         help="question folder to use instead of the bundled bank (repeatable; env QUIZAPP_CONTENT)",
     )
-    parser.add_argument("--db", metavar="PATH", type=Path, help="review database (env QUIZAPP_DB)")
-    parser.add_argument("--lang", choices=("en", "zh"), help="language of the app's own words (env QUIZAPP_LANG)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in SUBCOMMANDS:
-        module = importlib.import_module(f"quizapp.cli.{name}")
-        child = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(child)
-    return parser
+    parser.add_argument("--db", metavar="PATH", type=checked_path, dest="db" + suffix, default=default,
+                        help="review database (env QUIZAPP_DB)")
+    parser.add_argument("--lang", choices=("en", "zh"), dest="lang" + suffix, default=default,
+                        help="language of the app's own words (env QUIZAPP_LANG)")
 
 
 def resolve_options(args: argparse.Namespace, environ: os._Environ | dict) -> GlobalOptions:
-    if args.content:
-        dirs = tuple(args.content)
+    content = [*(getattr(args, "content", None) or ()), *(getattr(args, "content" + AFTER, None) or ())]
+    db_flag = getattr(args, "db" + AFTER, None) or getattr(args, "db", None)
+    lang_flag = getattr(args, "lang" + AFTER, None) or getattr(args, "lang", None)
+    if content:
+        dirs = tuple(content)
     elif environ.get("QUIZAPP_CONTENT"):
         dirs = tuple(Path(p) for p in environ["QUIZAPP_CONTENT"].split(os.pathsep) if p)
     else:
         dirs = ()
-    db = args.db or (Path(environ["QUIZAPP_DB"]) if environ.get("QUIZAPP_DB") else None)
-    given = args.lang or environ.get("QUIZAPP_LANG")
+    db = db_flag or (Path(environ["QUIZAPP_DB"]) if environ.get("QUIZAPP_DB") else None)
+    given = lang_flag or environ.get("QUIZAPP_LANG")
     if given is not None and given not in ("en", "zh"):
         raise CliError(f"QUIZAPP_LANG={given!r}: expected 'en' or 'zh'")
     return GlobalOptions(content_dirs=dirs, db_path=db, lang=given or "en", lang_given=bool(given))
@@ -88,10 +114,10 @@ def main(argv: list[str] | None = None) -> int:
             from quizapp.cli.app import run_app  # textual is imported only here
 
             return run_app(options)
-        module = importlib.import_module(f"quizapp.cli.{args.command}")
+        module = importlib.import_module(f"quizapp.cli.{MODULES.get(args.command, args.command)}")
         return module.run(args, options)
     except CliError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+        print(f"quizapp: {printable(exc)}", file=sys.stderr)  # typed text never reaches the terminal raw
         return exc.code
     except KeyboardInterrupt:
         return 130

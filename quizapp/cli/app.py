@@ -1,8 +1,10 @@
 """`quizapp` with no subcommand: open the practice app (the only CLI module that imports textual).
 
 Builds the real dependencies (the review database, the question bank, the system clock), syncs the
-database with the bank, and runs `make_app`. A database that cannot be opened is one line on stderr
-and exit status 2, never a traceback.
+database with the bank, reads Home's counts, and runs `make_app`, in that order: Home appears with
+its real figures in its first frame. The bank comes from its cache (quizapp.content.cache) when the
+files did not change, so no YAML is parsed and pydantic is not imported before Home shows. A database
+that cannot be opened is one line on stderr and exit status 2, never a traceback.
 """
 
 from __future__ import annotations
@@ -11,23 +13,16 @@ import os
 import sys
 from pathlib import Path
 
+from quizapp.cli.args import printable
 
-def _stored_setting(store, key: str) -> str | None:
-    getter = getattr(store, "get_setting", None)
-    if getter is None:
-        return None
-    try:
-        value = getter(key)
-    except Exception:  # noqa: BLE001 - a setting we cannot read is simply not applied
-        return None
-    return value if isinstance(value, str) else None
+LANGS = ("en", "zh")
 
 
 def run_app(options, prepare=None) -> int:
     """Run the app; `prepare(app)`, if given, runs before it starts (e.g. `quizapp mock` opens the interview)."""
     from quizapp import locations
     from quizapp.clock import SystemClock
-    from quizapp.content import load_bank
+    from quizapp.content.cache import load_bank_cached
     from quizapp.store import Store, StoreError
 
     clock = SystemClock()
@@ -36,15 +31,17 @@ def run_app(options, prepare=None) -> int:
     try:
         store = Store.open(db_path, clock)
     except StoreError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+        print(f"quizapp: {printable(exc)}", file=sys.stderr)
         return 2
     try:
-        bank = load_bank(content_dirs)
+        bank = load_bank_cached(content_dirs, locations.cache_dir())
         store.sync(bank.cards())
+        first_counts = (store.counts(), store.today(), store.day_counts_by_topic())  # Home's read_home_figures
+        stored = store.stored_settings()
         lang = options.lang
-        if not options.lang_given:
-            stored = _stored_setting(store, "lang")
-            lang = stored if stored in ("en", "zh") else lang
+        if not options.lang_given and stored.get("lang") in LANGS:
+            lang = stored["lang"]
+        theme = stored.get("theme") if isinstance(stored.get("theme"), str) else None
 
         from quizapp.tui.app import AppSettings, make_app
 
@@ -54,14 +51,14 @@ def run_app(options, prepare=None) -> int:
             db_path=db_path,
             editor=os.environ.get("VISUAL") or os.environ.get("EDITOR") or None,
             seed=None,
-            theme=_stored_setting(store, "theme"),
+            theme=theme,
         )
-        app = make_app(settings, store, bank, clock)
+        app = make_app(settings, store, bank, clock, first_counts)
         if prepare is not None:
             prepare(app)
         app.run()
     except StoreError as exc:
-        print(f"quizapp: {exc}", file=sys.stderr)
+        print(f"quizapp: {printable(exc)}", file=sys.stderr)
         return 2
     finally:
         store.close()

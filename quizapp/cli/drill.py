@@ -10,18 +10,21 @@ import json
 import shutil
 import textwrap
 
+from quizapp.cli.args import text, whole_number
+
 HELP = "show one variant of a drill (QUESTION_ID/DRILL_ID), its worked answer, and grade --answer"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("drill", metavar="QID/DRILL", help="question id and drill id, e.g. single-gpu-requirements/adamw-7b")
-    parser.add_argument("--answer", metavar="TEXT", help="an answer to grade, e.g. '112 GB' or '约112GB'")
-    parser.add_argument("--seed", type=int, help="seed for drawing a parametric drill's variant")
+    parser.add_argument("drill", metavar="QID/DRILL", type=text(500, "a drill reference"), help="question id and drill id, e.g. single-gpu-requirements/adamw-7b")
+    parser.add_argument("--answer", metavar="TEXT", type=text(1000, "an answer"), help="an answer to grade, e.g. '112 GB' or '约112GB'")
+    parser.add_argument("--seed", type=whole_number(0, 2**63 - 1), help="seed for drawing a parametric drill's variant")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _find(bank, reference: str):
     from quizapp.cli import CliError
+    from quizapp.cli.args import quote
 
     question_id, slash, drill_id = reference.partition("/")
     question = bank.question(question_id)
@@ -29,19 +32,20 @@ def _find(bank, reference: str):
         broken = [p for p in bank.problems if p.file.stem == question_id]
         if broken:
             raise CliError(f"question {question_id!r} has problems: {broken[0]}")
-        raise CliError(f"no question {question_id!r} in the content folders")
+        raise CliError(f"no question {quote(question_id)} in the content folders")
     drill = question.drill(drill_id) if slash else None
     if drill is None:
         choices = ", ".join(f"{question.id}/{d.id}" for d in question.drills) or "none"
-        raise CliError(f"no drill {reference!r}; expected QID/DRILL, one of: {choices}")
+        raise CliError(f"no drill {quote(reference)}; expected QID/DRILL, one of: {choices}")
     return question, drill
 
 
-def breakdown_lines(variant, width: int) -> list[str]:
+def breakdown_lines(variant, width: int, lang: str = "en") -> list[str]:
     """The worked breakdown, `width` columns at most: each term as "name  GB  GiB", then its formula
     and its substituted numbers on their own indented lines, wrapped (a formula with every number
     of a 70B model in it is far wider than a terminal)."""
     from quizapp.memory.quantities import format_quantity
+    from quizapp.words.calc import render
 
     b = variant.breakdown
     rows = [(t.name, format_quantity(t.bytes, "GB"), format_quantity(t.bytes, "GiB"), t.formula, t.substituted) for t in b.terms]
@@ -56,18 +60,21 @@ def breakdown_lines(variant, width: int) -> list[str]:
             lines += textwrap.wrap(formula, **detail)
         if substituted and substituted != formula:
             lines += textwrap.wrap(f"= {substituted}", **detail)
-    for note in b.notes:
-        lines += textwrap.wrap(f"note: {note}", width=width, initial_indent="  ", subsequent_indent="        ")
+    for code in b.codes:
+        lines += textwrap.wrap(f"note: {render(code, lang)}", width=width, initial_indent="  ", subsequent_indent="        ")
     return lines
 
 
-def mistake_line(label: str, mistake_id: str | None) -> str:
-    """The misconception named: its label, and its id in brackets only when the id says something
-    more (a catalogue id; an extra_mistake's id is its label)."""
-    return label if not mistake_id or mistake_id == label else f"{label} [{mistake_id}]"
+def mistake_line(mistake_id: str, lang: str = "en") -> str:
+    """The misconception named in `lang`: its label, and its id in brackets only when the id says
+    something more (a catalogue id; an extra_mistake's id is its label, which names itself)."""
+    from quizapp.words import say
+
+    label = say(mistake_id, lang)
+    return label if mistake_id == label else f"{label} [{mistake_id}]"
 
 
-def _print_text(variant, drill, graded) -> None:
+def _print_text(variant, drill, graded, lang: str = "en") -> None:
     from quizapp.memory.quantities import format_quantity, sensible_unit
 
     width = shutil.get_terminal_size((100, 24)).columns
@@ -77,7 +84,7 @@ def _print_text(variant, drill, graded) -> None:
     setup = ", ".join(f"{k}={v}" for k, v in variant.options.items())
     print(textwrap.fill(f"setup: {setup}", width=max(width, 40), subsequent_indent="       ", break_on_hyphens=False))
     print(f"params: {b.params:,} ({format_quantity(b.params, sensible_unit(b.params, 'count'))})")
-    for line in breakdown_lines(variant, width):
+    for line in breakdown_lines(variant, width, lang):
         print(line)
     if graded is None:
         return
@@ -86,8 +93,8 @@ def _print_text(variant, drill, graded) -> None:
         return
     rating = {3: "Good", 2: "Hard", 1: "Again"}[graded.suggested_rating]
     line = f"\nanswer: {format_quantity(graded.value, variant.unit)} -> {graded.verdict} (suggested rating: {rating})"
-    if graded.mistake_label:
-        line += "\n" + mistake_line(graded.mistake_label, graded.mistake_id)
+    if graded.mistake_id:
+        line += "\n" + mistake_line(graded.mistake_id, lang)
     print(line)
 
 
@@ -106,7 +113,7 @@ def run(args: argparse.Namespace, options) -> int:
         variant = draw_variant(question, drill, args.seed)
     except SetupError as exc:
         raise CliError(f"{args.drill}: {exc}") from None
-    graded = grade(variant, drill, args.answer, lang=options.lang) if args.answer is not None else None
+    graded = grade(variant, drill, args.answer) if args.answer is not None else None
     if args.json:
         scale = unit_of(variant.unit).scale
         print(
@@ -124,5 +131,5 @@ def run(args: argparse.Namespace, options) -> int:
             )
         )
     else:
-        _print_text(variant, drill, graded)
+        _print_text(variant, drill, graded, options.lang)
     return 0

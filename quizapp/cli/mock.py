@@ -64,28 +64,27 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli.app import run_app
 
     def prepare(app) -> None:
-        from quizapp.store import mock as mock_store
-        from quizapp.tui.screens.mock import MockScreen
+        from quizapp.practice import interview
 
         if args.resume:
-            session_id = mock_store.latest_incomplete(app.store)
+            session_id = interview.latest_incomplete(app.store)
             if session_id is None:
                 raise CliError("--resume: there is no unfinished mock interview to resume")
-            record = mock_store.load_session(app.store, session_id)
+            record = interview.load_session(app.store, session_id)
         else:
             unknown = sorted(set(args.topic) - set(app.bank.topics()))
             if unknown:
                 known = ", ".join(app.bank.topics()) or "none"
                 raise CliError(f"--topic: unknown topic {', '.join(unknown)}; topics are: {known}")
             try:
-                plan = mock_store.MockOptions(questions=args.questions, minutes=args.minutes,
+                plan = interview.MockOptions(questions=args.questions, minutes=args.minutes,
                                               followups=args.followups, calcs=args.calcs,
                                               topics=tuple(args.topic),
                                               seed=args.seed, strict=args.strict)
-                record = mock_store.start_session(app.store, app.bank, plan)
-            except mock_store.MockError as exc:
+                record = interview.start_session(app.store, app.bank, plan)
+            except interview.MockError as exc:
                 raise CliError(str(exc)) from None
         # Home stays underneath: leaving the interview (or its debrief) lands there.
-        app.call_later(app.push_screen, MockScreen(record))
+        app.call_later(app.open_interview, record)
 
     return run_app(options, prepare=prepare)

@@ -1,7 +1,8 @@
 """`quizapp new`: write a commented question skeleton that already validates.
 
 It writes into the author's own folder, never into the bundled bank (a source checkout's content/ or
-an installed package's _bank): ./content/<topic>/<id>.yaml under the current folder, or the first
+an installed package's _bank): the user's content folder (quizapp.locations.user_content_dir, loaded
+over the bundled bank, so `validate` and the app see the new question without flags), or the first
 configured content folder (--content / QUIZAPP_CONTENT).
 """
 
@@ -10,20 +11,25 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from quizapp.cli.args import text
+
 HELP = (
-    "write a commented skeleton for a new question: ./content/<topic>/<id>.yaml under the current "
-    "folder, or <first --content folder>/<topic>/<id>.yaml; refuses an id already in the bank"
+    "write a commented skeleton for a new question: <your content folder>/<topic>/<id>.yaml (under the "
+    "user data folder, loaded with the bundled bank), or <first --content folder>/<topic>/<id>.yaml; "
+    "refuses an id already in the bank"
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", metavar="ID", help="the question id, a slug such as kv-cache-70b (also the file name)")
-    parser.add_argument("--topic", default="misc", help="topic folder (default: misc)")
+    parser.add_argument("id", metavar="ID", type=text(200, "a question id"), help="the question id, a slug such as kv-cache-70b (also the file name)")
+    parser.add_argument("--topic", default="misc", type=text(100, "a topic"), help="topic folder (default: misc)")
 
 
-def target_root(configured: tuple[Path, ...], cwd: Path) -> Path:
-    """Where a new question goes: the first configured content folder, else ./content under `cwd`."""
-    return configured[0] if configured else cwd / "content"
+def target_root(configured: tuple[Path, ...]) -> Path:
+    """Where a new question goes: the first configured content folder, else the user's content folder."""
+    from quizapp.locations import user_content_dir
+
+    return configured[0] if configured else user_content_dir()
 
 
 def existing_ids(dirs: tuple[Path, ...]) -> dict[str, Path]:
@@ -49,7 +55,7 @@ def run(args: argparse.Namespace, options) -> int:
         text = skeleton(args.id, args.topic)
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    root = target_root(options.content_dirs, Path.cwd())
+    root = target_root(options.content_dirs)
     loaded = tuple(dict.fromkeys((*content_dirs(options.content_dirs), root)))  # the bank(s) plus the target
     clash = existing_ids(loaded).get(args.id)
     if clash is not None:

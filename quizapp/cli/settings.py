@@ -11,44 +11,52 @@ from __future__ import annotations
 import argparse
 import json
 
+from quizapp.cli.args import text
+
 HELP = "show or change scheduling settings: retention, steps, daily limits, day rollover, leech threshold"
 RESET = "default"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("key", nargs="?", metavar="KEY", help="a setting name (without it: list them all)")
-    parser.add_argument("value", nargs="*", metavar="VALUE",
+    parser.add_argument("key", nargs="?", metavar="KEY", type=text(200, "a setting name"),
+                        help="a setting name (without it: list them all)")
+    parser.add_argument("value", nargs="*", metavar="VALUE", type=text(2000, "a setting value"),
                         help=f"the new value (steps may be several words: 1m 10m); '{RESET}' restores the default")
     parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
 
 
 def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
+    from quizapp.cli.args import printable
     from quizapp.clock import SystemClock
     from quizapp.locations import default_db_path
-    from quizapp.store import SchedulerConfig, Store, StoreError
+    from quizapp.store import NoHistory, SchedulerConfig, Store, StoreError
     from quizapp.store.config import SETTINGS, SettingError, parse_setting, setting
 
+    spec = new = None
     try:
         spec = setting(args.key) if args.key is not None else None
-        new = None
         if spec is not None and args.value:
             text = " ".join(args.value)
             new = None if text.strip().lower() == RESET else parse_setting(spec.key, text)
     except SettingError as exc:
+        if spec is None:  # an unknown name: shown quoted and escaped, never raw (it may hold ESC sequences)
+            shown = printable(args.key[:60]) + ("…" if len(args.key) > 60 else "")
+            raise CliError(f"{shown}: {exc.message}") from None
         raise CliError(str(exc)) from None
 
     path = options.db_path or default_db_path()
+    writing = spec is not None and bool(args.value)
     try:
-        if not args.value and not path.exists():
-            stored: dict[str, object] = {}  # nothing stored yet: do not create a database just to read
-        else:
-            # An explicit config: a bad stored value must not stop us from showing or fixing it.
-            with Store.open(path, SystemClock(), SchedulerConfig()) as store:
-                if spec is not None and args.value:
-                    before = _current(spec, store.stored_settings())
-                    store.set_scheduling_setting(spec.key, new)
-                stored = store.stored_settings()
+        # An explicit config: a bad stored value must not stop us from showing or fixing it. Showing
+        # only reads: the database is opened read-only and never created for it.
+        with Store.open(path, SystemClock(), SchedulerConfig(), read_only=not writing) as store:
+            if writing:
+                before = _current(spec, store.stored_settings())
+                store.set_scheduling_setting(spec.key, new)
+            stored: dict[str, object] = store.stored_settings()
+    except NoHistory:
+        stored = {}  # nothing stored yet: every setting has its default
     except (StoreError, SettingError) as exc:
         raise CliError(str(exc)) from None
 
@@ -87,9 +95,15 @@ def _current(spec, stored: dict[str, object]) -> tuple[str, bool]:
     return spec.show(value), value != spec.default
 
 
+def _cut(value: str, width: int = 24) -> str:
+    """A long value (21 FSRS weights) cut for the table; `quizapp settings KEY` shows it whole."""
+    return value if len(value) <= width else value[: width - 1] + "…"
+
+
 def _table(rows) -> str:
     head = ("setting", "value", "default", "")
-    body = [(s.key, value + (" *" if changed else ""), s.show(s.default), s.description) for s, value, changed in rows]
+    body = [(s.key, _cut(value) + (" *" if changed else ""), _cut(s.show(s.default)), s.description)
+            for s, value, changed in rows]
     widths = [max(len(r[i]) for r in (head, *body)) for i in range(3)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in (head, *body)]
     lines.append("(* = changed from the default)")

@@ -25,28 +25,41 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp import locations
     from quizapp.cli import CliError
     from quizapp.clock import SystemClock
-    from quizapp.store import Store, StoreError
-    from quizapp.store import stats
+    from quizapp.store import NoHistory, Store, StoreError
+    from quizapp.store import retention, stats
 
     path = Path(options.db_path).expanduser() if options.db_path else locations.default_db_path()
-    if not path.exists():  # a read-only command: opening would create an empty database there
+    try:  # a read-only command: the database is opened read-only (never created, migrated or written)
+        with Store.open(path, SystemClock(), read_only=True) as store:
+            figures = stats.collect(store)
+            memory = retention.to_json(store) if args.as_json else {}  # SRS: true-retention table, S/D/R
+    except NoHistory:  # no file, an empty one, or an SQLite file with no tables: nothing to count
         if args.as_json:
             print(json.dumps(no_database_json(path), ensure_ascii=False, indent=2))
         else:
-            from quizapp.tui.i18n import t
+            from quizapp.cli.args import printable
+            from quizapp.words import say
 
-            print(t("stats.no_database", options.lang).format(path=path))
+            print(say("stats.no_database", options.lang, path=printable(path)))  # the path as typed, escaped
         return 0
-    try:
-        with Store.open(path, SystemClock()) as store:
-            figures = stats.collect(store, lang=options.lang)
     except StoreError as exc:
         raise CliError(str(exc)) from None
     if args.as_json:
-        print(json.dumps(stats.to_json(figures), ensure_ascii=False, indent=2))
+        print(json.dumps({**figures_json(figures, options.lang), **memory}, ensure_ascii=False, indent=2))
     else:
         print(as_text(figures, options.lang, args.days))
     return 0
+
+
+def figures_json(figures, lang: str) -> dict:
+    """stats.to_json, each mistake with its name in `lang` beside its id."""
+    from quizapp.store import stats
+    from quizapp.words import say
+
+    data = stats.to_json(figures)
+    for mistake in data["mistakes"]:
+        mistake["label"] = say(mistake["mistake_id"], lang)
+    return data
 
 
 def no_database_json(path) -> dict:
@@ -82,28 +95,29 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
 
 def as_text(figures, lang: str = "en", days: int = 30) -> str:
     """Every figure as plain text, in the screen's order and words."""
-    from quizapp.tui.i18n import t
+    from quizapp.vocab import Verdict
+    from quizapp.words import say
 
-    def w(key: str) -> str:
-        return t(key, lang)
+    def w(key: str, **args: object) -> str:
+        return say(key, lang, **args)
 
     lines: list[str] = []
     recent = figures.reviews_last(days)
-    lines.append(w("stats.reviews.summary").format(
+    lines.append(w("stats.reviews.summary", 
         today=figures.reviews[-1].total, month=sum(d.total for d in figures.reviews_last(30)),
         quarter=sum(d.total for d in figures.reviews_last(90)), studied=sum(1 for d in recent if d.total), days=days))
     month, forever = figures.retention
 
     def rate(r) -> str:
-        return w("stats.retention.rate").format(rate=_percent(r.rate), recalled=r.recalled, total=r.total)
+        return w("stats.retention.rate", rate=_percent(r.rate), recalled=r.recalled, total=r.total)
 
-    lines.append(w("stats.retention").format(month=rate(month), all=rate(forever), desired=f"{month.desired:.0%}"))
-    lines += ["", w("stats.reviews.title").format(days=days)]
+    lines.append(w("stats.retention", month=rate(month), all=rate(forever), desired=f"{month.desired:.0%}"))
+    lines += ["", w("stats.reviews.title", n=days)]
     lines += _table([w("stats.col.day"), w("stats.col.review"), w("stats.col.cram"), w("stats.col.mock"),
                      w("stats.col.total")],
                     [[d.day.isoformat(), d.review, d.cram, d.mock, d.total] for d in reversed(recent)])  # newest first
     forecast = figures.forecast
-    lines += ["", w("stats.forecast.title"), "  " + w("stats.forecast.summary").format(
+    lines += ["", w("stats.forecast.title"), "  " + w("stats.forecast.summary", 
         today=forecast[0].due, tomorrow=forecast[1].due, week=sum(f.due for f in forecast[:7]),
         month=sum(f.due for f in forecast))]
     lines += _table([w("stats.col.day"), w("stats.col.due")], [[f.day.isoformat(), f.due] for f in forecast])
@@ -111,13 +125,13 @@ def as_text(figures, lang: str = "en", days: int = 30) -> str:
     lines += ["", w("stats.states.title")]
     lines += _table([w("stats.col.topic")] + [w(f"stats.col.{n}") for n in names],
                     [[s.topic or w("stats.all_topics"), *(getattr(s, n) for n in names)] for s in figures.states])
-    verdicts = ("correct", "close", "wrong", "unparseable", "skipped")
+    verdicts = tuple(v.value for v in Verdict)
     lines += ["", w("stats.accuracy.title")]
     lines += _table([w("stats.col.topic")] + [w(f"stats.col.{n}") for n in (*verdicts, "accuracy")],
                     [[a.topic or w("stats.all_topics"), *(getattr(a, n) for n in verdicts), _percent(a.rate)]
                      for a in figures.accuracy])
     lines += ["", w("stats.mistakes.title")]
-    lines += _table([w("stats.col.mistake"), w("stats.col.times")], [[m.label, m.count] for m in figures.mistakes]) \
+    lines += _table([w("stats.col.mistake"), w("stats.col.times")], [[say(m.mistake_id, lang), m.count] for m in figures.mistakes]) \
         if figures.mistakes else ["  " + w("stats.none")]
     lines += ["", w("stats.leeches.title")]
     lines += _table([w("stats.col.card"), w("stats.col.topic"), w("stats.col.lapses"), w("stats.col.suspended")],

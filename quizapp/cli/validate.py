@@ -7,26 +7,27 @@ import json
 import sys
 from pathlib import Path
 
+from quizapp.cli.args import path as path_argument
+
 HELP = "check question files (default: the configured content folders); exit 1 if any problem"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="question files or folders")
+    parser.add_argument("paths", nargs="*", type=path_argument, metavar="PATH", help="question files or folders")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of lines")
 
 
 def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
+    from quizapp.cli.args import printable
     from quizapp.content.bank import load_bank
     from quizapp.locations import content_dirs
 
     paths = tuple(args.paths) or content_dirs(options.content_dirs)
-    missing = [str(p) for p in args.paths if not p.exists()]
-    if missing:
-        raise CliError(f"no such file or folder: {', '.join(missing)}")
-    special = [str(p) for p in args.paths if not (p.is_file() or p.is_dir())]
-    if special:
-        raise CliError(f"not a regular file or folder: {', '.join(special)}")
+    for given in args.paths:  # a path given on the command line that cannot be checked at all: exit 2
+        reason = given_path_problem(given)
+        if reason:
+            raise CliError(f"{reason}: {printable(given)}")
     bank = load_bank(paths)
     summary = {
         "questions": len(bank.questions),
@@ -34,11 +35,44 @@ def run(args: argparse.Namespace, options) -> int:
         "drills": sum(len(q.drills) for q in bank.questions),
     }
     if args.json:
-        print(json.dumps({**summary, "errors": [p.as_json() for p in bank.problems]}, ensure_ascii=False, indent=2))
+        composition = bank_composition(bank)
+        print(json.dumps({**summary, **composition, "errors": [p.as_json() for p in bank.problems]}, ensure_ascii=False, indent=2))
     else:
         for problem in bank.problems:
-            print(problem)
+            print(printable(problem))  # file names and YAML text come from the content author: escaped
         counts = f"{summary['questions']} questions, {summary['cards']} cards, {summary['drills']} drills"
         verdict = f"{len(bank.problems)} problem{'s' if len(bank.problems) != 1 else ''}" if bank.problems else "no problems"
         print(f"{counts}: {verdict}", file=sys.stderr if bank.problems else sys.stdout)
     return 1 if bank.problems else 0
+
+
+def bank_composition(bank) -> dict:
+    """Per-topic question and drill counts and the difficulty histogram (every level 1-5, zeros kept)."""
+    topics: dict[str, dict[str, int]] = {}
+    difficulty = {str(level): 0 for level in range(1, 6)}
+    for question in bank.questions:
+        counts = topics.setdefault(question.topic, {"questions": 0, "drills": 0})
+        counts["questions"] += 1
+        counts["drills"] += len(question.drills)
+        difficulty[str(question.difficulty)] = difficulty.get(str(question.difficulty), 0) + 1
+    return {"topics": dict(sorted(topics.items())), "difficulty": difficulty}
+
+
+def given_path_problem(path: Path) -> str | None:
+    """Why a PATH argument cannot be validated (missing, a FIFO, a device...), or None for a file or folder."""
+    import os
+    import stat
+
+    from quizapp.content.files import check_file
+
+    try:
+        if stat.S_ISDIR(os.stat(path).st_mode):
+            return None
+    except OSError:
+        pass  # check_file names the reason
+    reason = check_file(path)
+    if reason is None:
+        return None
+    if reason.startswith("no such file"):
+        return "no such file or folder"
+    return f"{reason}; not a regular file or folder"

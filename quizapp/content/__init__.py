@@ -1,10 +1,27 @@
-"""Question content: the YAML schema, line-precise loading and validation, drills and grading."""
+"""Question content: the YAML schema, line-precise loading and validation, drills and grading.
 
-from quizapp.content.bank import Bank, CardSpec, load_bank
-from quizapp.content.drills import DrillVariant, draw_variant, render_text
-from quizapp.content.grading import Grade, grade
-from quizapp.content.loader import Problem, load_question_file
-from quizapp.content.schema import CommonMistake, Drill, Erratum, ExtraMistake, Followup, Question, Tolerance
+The names below are imported on first use (PEP 562), so `from quizapp.content.bank import Bank` or the
+bank cache does not pull in pydantic and PyYAML before a screen needs them.
+"""
+
+from importlib import import_module
+
+_HOMES = {
+    "Bank": "bank", "CardSpec": "bank", "load_bank": "bank",
+    "DrillVariant": "drills", "draw_variant": "drills", "render_text": "drills",
+    "Grade": "grading", "grade": "grading",
+    "Problem": "loader", "load_question_file": "loader",
+    "CommonMistake": "schema", "Drill": "schema", "Erratum": "schema", "ExtraMistake": "schema",
+    "Followup": "schema", "Question": "schema", "Tolerance": "schema",
+}
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'quizapp.content' has no attribute {name!r}")
+    return getattr(import_module(f"quizapp.content.{home}"), name)
+
 
 __all__ = [
     "Bank",

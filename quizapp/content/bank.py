@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Literal
+from typing import TYPE_CHECKING, Iterable
 
-from quizapp.content.loader import Problem, load_question_with_index
-from quizapp.content.schema import Question
-from quizapp.content.validate import Calculator
+from quizapp.vocab import MAIN_ITEM, CardId, CardKind
+
+if TYPE_CHECKING:  # loading imports these (pydantic, PyYAML); a Bank from the cache does not need them
+    from quizapp.content.loader import Problem
+    from quizapp.content.schema import Question
+    from quizapp.content.validate import Calculator
 
 QUESTION_SUFFIXES = (".yaml", ".yml")
 NOT_REGULAR = "not a regular file or folder (a device, pipe or socket); give a question file or a folder of them"
@@ -20,18 +23,25 @@ NOT_REGULAR = "not a regular file or folder (a device, pipe or socket); give a q
 class CardSpec:
     """One reviewable item: the question itself, a follow-up or a drill (a parametric drill is one card)."""
 
-    card_id: str  # f"{question_id}/{kind}/{item_id}"
+    card_id: str  # CardId(question_id, kind, item_id).format()
     question_id: str
-    kind: Literal["question", "followup", "drill"]
-    item_id: str  # "main" for the question card
+    kind: CardKind
+    item_id: str  # MAIN_ITEM for the question card
     topic: str
     order: int
 
 
 @dataclass(frozen=True)
 class Bank:
+    """The loaded questions (in bank order) and every problem found.
+
+    overridden: ids of bundled questions replaced by a file of the same id in the user's folder
+    (load_bank's `overrides`), for Home to say "N questions edited by you".
+    """
+
     questions: tuple[Question, ...]
     problems: tuple[Problem, ...]
+    overridden: tuple[str, ...] = ()
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)
@@ -42,59 +52,37 @@ class Bank:
     def cards(self) -> list[CardSpec]:
         cards: list[CardSpec] = []
         for question in self.questions:
-            items = [("question", "main")]
-            items += [("followup", f.id) for f in question.followups]
-            items += [("drill", d.id) for d in question.drills]
+            items = [(CardKind.QUESTION, MAIN_ITEM)]
+            items += [(CardKind.FOLLOWUP, f.id) for f in question.followups]
+            items += [(CardKind.DRILL, d.id) for d in question.drills]
             for kind, item_id in items:
-                cards.append(
-                    CardSpec(f"{question.id}/{kind}/{item_id}", question.id, kind, item_id, question.topic, len(cards))  # type: ignore[arg-type]
-                )
+                card_id = CardId(question.id, kind, item_id).format()
+                cards.append(CardSpec(card_id, question.id, kind, item_id, question.topic, len(cards)))
         return cards
 
 
 def question_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
-    """The question files under `paths` (files taken as they are, folders searched recursively).
+    """The question files under `paths` (files taken as they are, folders searched recursively), and a
+    problem for every entry that cannot be read as one (quizapp.content.files.find_question_files:
+    FIFOs, devices, dangling symlinks, unreadable folders... are listed, never dropped silently).
 
     A file reached twice (the same path given twice, overlapping folders, a symlink to a file already
     found) is listed once, where it was first reached: otherwise it would be a duplicate of itself.
     """
-    files: list[Path] = []
-    problems: list[Problem] = []
-    seen: set[Path] = set()
+    from quizapp.content.files import find_question_files
+    from quizapp.content.loader import Problem
 
-    def take(found: Path) -> None:
-        try:
-            key = found.resolve()
-        except (OSError, RuntimeError):  # a symlink loop: keep the path as given
-            key = found.absolute()
-        if key not in seen:
-            seen.add(key)
-            files.append(found)
-
-    for path in paths:
-        path = Path(path)
-        if path.is_dir():
-            for found in sorted(
-                p
-                for p in path.rglob("*")
-                if p.suffix in QUESTION_SUFFIXES and p.is_file() and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            ):
-                take(found)
-        elif path.is_file():
-            take(path)
-        elif path.exists():
-            problems.append(Problem(path, 1, 1, "(file)", NOT_REGULAR))
-        else:
-            problems.append(Problem(path, 1, 1, "(file)", "no such file or folder"))
-    return files, problems
+    files, skipped = find_question_files(paths)
+    return files, [Problem(path, 1, 1, "(file)", reason) for path, reason in skipped]
 
 
-def load_bank(dirs: Iterable[Path]) -> Bank:
-    """Load every question under `dirs`; bad files (and duplicate ids) become problems, never errors."""
+def _load_files(dirs: Iterable[Path], calc: Calculator) -> tuple[list[Question], list[Problem]]:
+    """The questions under `dirs` in order; bad files and duplicate ids become problems."""
+    from quizapp.content.loader import Problem, load_question_with_index
+
     files, problems = question_files(dirs)
     questions: list[Question] = []
     first_seen: dict[str, tuple[Path, int]] = {}
-    calc = Calculator()
     for path in files:
         question, file_problems, index = load_question_with_index(path, calc)
         problems += file_problems
@@ -107,4 +95,45 @@ def load_bank(dirs: Iterable[Path]) -> Bank:
             continue
         first_seen[question.id] = (path, line)
         questions.append(question)
-    return Bank(tuple(questions), tuple(problems))
+    return questions, problems
+
+
+def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None) -> Bank:
+    """Load every question under `dirs`; bad files (and duplicate ids) become problems, never errors.
+
+    overrides: folders loaded over `dirs`: a question there replaces the one of the same id from
+    `dirs` in its place (so its cards keep their order), and a new id is added at the end. A
+    duplicate id within `dirs`, or within `overrides`, is still a problem. None (the default): the
+    user's content folder is laid over the bundled bank when `dirs` lists both
+    (quizapp.locations.split_layers), so load_bank(content_dirs(...)) is what the app loads.
+    """
+    if overrides is None:
+        from quizapp.locations import split_layers
+
+        dirs, overrides = split_layers(tuple(dirs))
+    from quizapp.content.validate import Calculator
+
+    calc = Calculator()
+    questions, problems = _load_files(dirs, calc)
+    overrides = tuple(overrides)
+    if not overrides:
+        return Bank(tuple(questions), tuple(problems))
+    mine, my_problems = _load_files(overrides, calc)
+    problems += my_problems
+    position = {q.id: i for i, q in enumerate(questions)}
+    replaced: list[str] = []
+    for question in mine:
+        if question.id in position:
+            questions[position[question.id]] = question
+            replaced.append(question.id)
+        else:
+            questions.append(question)
+    return Bank(tuple(questions), tuple(problems), tuple(replaced))
+
+
+def load_content(configured: tuple[Path, ...] = ()) -> Bank:
+    """The bank the app and every command use: --content folders exactly, else the bundled bank with
+    the user's folder over it (quizapp.locations.content_layers)."""
+    from quizapp.locations import content_dirs
+
+    return load_bank(content_dirs(tuple(configured)))

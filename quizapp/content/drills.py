@@ -71,7 +71,7 @@ def draw_variant(question: Question, drill: Drill, seed: int | None) -> DrillVar
         ask=drill.ask,
         unit=drill.unit,
         expected=expected,
-        expected_display=format_quantity(expected, drill.unit),
+        expected_display=precise(expected, drill.unit),
         breakdown=breakdown(solution_setup(setup, drill.ask, expected)),
         options=options,
     )
@@ -95,7 +95,25 @@ def reference_value(question: Question, drill_id: str, term: str | None) -> str:
         unit = drill.unit
     else:
         unit = sensible_unit(value, kind)
-    return format_quantity(value, unit)
+    return precise(value, unit)
+
+
+SIGNIFICANT = 3  # at least this many significant digits in a shown value ("0.128 MB", not "0.13 MB")
+MAX_DIGITS = 8
+
+
+def shown_digits(shown: float) -> int:
+    """Decimals for SIGNIFICANT significant digits (at least 2): 112 -> 2, 0.128 -> 3, 0.00421 -> 5."""
+    import math
+
+    if shown == 0 or not math.isfinite(shown):
+        return 2
+    return min(max(2, SIGNIFICANT - 1 - math.floor(math.log10(abs(shown)))), MAX_DIGITS)
+
+
+def precise(value: float, unit: str) -> str:
+    """`value` (base units) in `unit` with at least three significant digits: "0.128 MB", "112.00 GB"."""
+    return format_quantity(value, unit, shown_digits(value / unit_of(unit).scale))
 
 
 def render_text(question: Question, text: str | None) -> str:

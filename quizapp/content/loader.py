@@ -1,9 +1,11 @@
 """Safe YAML loading that keeps every node's line and column, so each problem names file:line:col.
 
-The file is composed once with PyYAML's C loader into a node tree (marks included), checked (tags,
-duplicate keys, depth, alias expansion), constructed with the safe constructor and validated by the
-pydantic schema; pydantic's error locations are mapped back to node marks. Nothing here raises for a
-bad file: it becomes a list of Problem.
+The file is read by the one bounded reader (quizapp.content.files: regular files only, at most the
+size limit + 1 bytes), composed once with PyYAML's C loader into a node tree (marks included),
+checked (tags, duplicate keys, depth, the limits below, alias expansion, numbers and dates that
+cannot be read), constructed with the safe constructor and validated by the pydantic schema;
+pydantic's error locations are mapped back to node marks. Nothing here raises for a bad file: it
+becomes a list of Problem.
 """
 
 from __future__ import annotations
@@ -11,121 +13,32 @@ from __future__ import annotations
 import difflib
 import re
 import typing
-from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from quizapp.content.schema import Question
+from quizapp.content.files import MAX_BYTES, ContentReadError, read_bounded
+from quizapp.content.problems import FileProblems, NodeIndex, PathItem, Problem, format_path
+from quizapp.content.schema import MAX_DRILLS, Question
+from quizapp.content.validate import check_question
 
-MAX_BYTES = 1024 * 1024
-MAX_DEPTH = 20
-MAX_NODES = 50_000
+_FileProblems = FileProblems
+__all__ = ["MAX_DRILLS", "ContentReadError", "NodeIndex", "PathItem", "Problem", "format_path", "load_question_file",
+           "load_question_with_index", "parse_document"]
+
+# The limits (docs/content.md, "Limits"); each has its own message at the offending line.
+MAX_DEPTH = 20  # nesting levels of mappings and lists
+MAX_VALUES = 50_000  # values written in one file (every scalar, list and mapping counts one)
+MAX_EXPANDED = 50_000  # values after anchors and aliases are expanded ("billion laughs")
+# MAX_DRILLS (drills in one question) comes from the schema, which also gives it to editors
+MAX_DIGITS = 40  # digits in one number (int("1" * 5000) is refused by Python; 40 is plenty)
+LIST_LIMITS = {("drills",): (MAX_DRILLS, "drills", "drills in one question")}
 _PRESCAN_DEPTH = 200  # flow/dash nesting that libyaml itself could not survive is stopped before parsing
 _SAFE_TAGS = {
     f"tag:yaml.org,2002:{name}" for name in ("str", "int", "float", "bool", "null", "map", "seq", "merge", "timestamp")
 }
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
-PathItem = typing.Union[str, int]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a question file, where it is and what was expected."""
-
-    file: Path
-    line: int
-    col: int
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}"
-
-    def as_json(self) -> dict:
-        return {"file": str(self.file), "line": self.line, "col": self.col, "path": self.path, "message": self.message}
-
-
-def format_path(path: typing.Sequence[PathItem]) -> str:
-    """("drills", 0, "setup") -> "drills[0].setup"; the empty path is "(file)"."""
-    out = ""
-    for item in path:
-        out += f"[{item}]" if isinstance(item, int) else (f".{item}" if out else str(item))
-    return out or "(file)"
-
-
-class NodeIndex:
-    """Finds the line and column of a path in a composed YAML document."""
-
-    def __init__(self, root: yaml.Node | None, text: str) -> None:
-        self.root = root
-        self.text = text
-
-    def node(self, path: typing.Sequence[PathItem]) -> yaml.Node | None:
-        return self._walk(path)[0]
-
-    def _walk(self, path: typing.Sequence[PathItem]) -> tuple[yaml.Node | None, yaml.Node | None, int]:
-        """(deepest node reached, its key node if it is a mapping value, how many path items matched)."""
-        node, key_node, matched = self.root, None, 0
-        for item in path:
-            child = key = None
-            if isinstance(node, yaml.MappingNode):
-                for k, v in node.value:
-                    if isinstance(k, yaml.ScalarNode) and k.value == str(item):
-                        child, key = v, k
-            elif isinstance(node, yaml.SequenceNode) and isinstance(item, int) and 0 <= item < len(node.value):
-                child = node.value[item]
-            if child is None:
-                break
-            node, key_node, matched = child, key, matched + 1
-        return node, key_node, matched
-
-    def locate(self, path: typing.Sequence[PathItem], *, key: bool = False) -> tuple[int, int]:
-        """1-based (line, col) of the value at `path` (or of its key with key=True); the nearest
-        existing ancestor when the path does not exist."""
-        node, key_node, matched = self._walk(path)
-        if node is None:
-            return 1, 1
-        target = key_node if key and key_node is not None and matched == len(path) else node
-        return target.start_mark.line + 1, target.start_mark.column + 1
-
-    def find_in(self, path: typing.Sequence[PathItem], needle: str, occurrence: int = 0) -> tuple[int, int]:
-        """Line and column of `needle` inside the source text of the scalar at `path` (the value's
-        start when it cannot be found verbatim, e.g. behind escapes)."""
-        node, _, matched = self._walk(path)
-        if node is None or matched != len(path):
-            return self.locate(path)
-        start, end = node.start_mark.index, node.end_mark.index
-        source = self.text[start:end]
-        index = -1
-        for _ in range(occurrence + 1):
-            index = source.find(needle, index + 1)
-            if index < 0:
-                return self.locate(path)
-        absolute = start + index
-        line = self.text.count("\n", 0, absolute) + 1
-        col = absolute - (self.text.rfind("\n", 0, absolute) + 1) + 1
-        return line, col
-
-
-class _FileProblems:
-    """Collects problems for one file (deduplicated, in file order)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.items: list[Problem] = []
-
-    def add(self, line: int, col: int, path: typing.Sequence[PathItem] | str, message: str) -> None:
-        shown = path if isinstance(path, str) else format_path(path)
-        problem = Problem(self.path, line, col, shown, message)
-        if problem not in self.items:
-            self.items.append(problem)
-
-    def sorted(self) -> list[Problem]:
-        return sorted(self.items, key=lambda p: (p.line, p.col))
-
 
 def _position(text: str, index: int) -> tuple[int, int]:
     line = text.count("\n", 0, index) + 1
@@ -134,13 +47,9 @@ def _position(text: str, index: int) -> tuple[int, int]:
 
 def _read_text(path: Path, found: _FileProblems) -> str | None:
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            found.add(1, 1, "(file)", f"file is {size / MAX_BYTES:.1f} MiB; the limit is 1 MiB")
-            return None
-        data = path.read_bytes()
-    except OSError as exc:
-        found.add(1, 1, "(file)", f"cannot read: {exc.strerror or exc}")
+        data = read_bounded(path, MAX_BYTES)  # regular files only, never more than the limit + 1 bytes
+    except ContentReadError as exc:
+        found.add(1, 1, "(file)", exc.reason)
         return None
     try:
         text = data.decode("utf-8-sig")
@@ -201,20 +110,29 @@ def _yaml_problem(text: str, exc: yaml.YAMLError, found: _FileProblems) -> None:
 
 
 _STR, _MAP, _SEQ, _MERGE = (f"tag:yaml.org,2002:{name}" for name in ("str", "map", "seq", "merge"))
+_INT, _FLOAT, _TIMESTAMP = (f"tag:yaml.org,2002:{name}" for name in ("int", "float", "timestamp"))
 
 
-class _TooManyNodes(Exception):
-    pass
+class _TooMany(Exception):
+    """A file past MAX_VALUES or MAX_EXPANDED: building stops at `node` with `message`."""
+
+    def __init__(self, node: yaml.Node, path: tuple[PathItem, ...], message: str) -> None:
+        super().__init__(message)
+        self.node, self.path, self.message = node, path, message
 
 
 class _Builder:
     """Builds plain Python data from the node tree in one pass while checking tags, duplicate keys,
-    nesting depth and alias expansion (faster than checking, then running PyYAML's constructor)."""
+    nesting depth, the size limits and alias expansion (faster than checking, then running PyYAML's
+    constructor)."""
 
     def __init__(self, loader: yaml.SafeLoader, found: _FileProblems) -> None:
         self.loader = loader
         self.found = found
-        self.visited = 0
+        self.visited = 0  # values built, aliases expanded
+        self.written = 0  # values written in the file (those reached again through an alias are not)
+        self.collections: set[int] = set()  # lists and mappings already built: reaching one again is an alias
+        self.in_alias = 0  # > 0 while building through an alias
         self.ok = True
         self.merges = False
 
@@ -222,10 +140,53 @@ class _Builder:
         self.found.add(node.start_mark.line + 1, node.start_mark.column + 1, path, message)
         self.ok = False
 
+    def _too_many(self, node: yaml.Node, path: tuple[PathItem, ...]) -> _TooMany:
+        if self.written > MAX_VALUES:
+            return _TooMany(node, path, f"more than {MAX_VALUES:,} values in this file (the limit); split it into several questions")
+        return _TooMany(node, path, f"anchors and aliases expand to more than {MAX_EXPANDED:,} values (the limit); "
+                                    "write the repeated parts out or use fewer aliases")
+
+    def _scalar(self, node: yaml.Node, path: tuple[PathItem, ...]) -> object:
+        tag = node.tag
+        if tag == _STR:
+            return node.value
+        if tag in (_INT, _FLOAT):
+            digits = sum(c.isdigit() for c in node.value)
+            if digits > MAX_DIGITS:
+                self._problem(node, path, f"a number with {digits:,} digits; the limit is {MAX_DIGITS} digits "
+                                          "(put it in quotes if it is text)")
+                return None
+        try:
+            return self.loader.construct_object(node)
+        except (ValueError, OverflowError, ArithmeticError, yaml.YAMLError) as exc:
+            shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+            reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            if tag == _TIMESTAMP:
+                self._problem(node, path, f"{shown!r} looks like a date but is not a valid one ({reason}); "
+                                          "put it in quotes to keep it as text")
+            else:
+                kind = tag.replace("tag:yaml.org,2002:", "")
+                self._problem(node, path, f"{shown!r} cannot be read as {kind} ({reason}); put it in quotes to keep it as text")
+            return None
+
     def build(self, node: yaml.Node, path: tuple[PathItem, ...]) -> object:
         self.visited += 1
-        if self.visited > MAX_NODES:
-            raise _TooManyNodes
+        if not self.in_alias:
+            self.written += 1
+        if self.written > MAX_VALUES or self.visited > MAX_EXPANDED:
+            raise self._too_many(node, path)
+        if node.__class__ is not yaml.ScalarNode:
+            key = id(node)
+            if key in self.collections:  # an alias: its values were counted where its anchor is
+                self.in_alias += 1
+                try:
+                    return self._build(node, path)
+                finally:
+                    self.in_alias -= 1
+            self.collections.add(key)
+        return self._build(node, path)
+
+    def _build(self, node: yaml.Node, path: tuple[PathItem, ...]) -> object:
         tag = node.tag
         if tag not in _SAFE_TAGS:
             shown = tag.replace("tag:yaml.org,2002:", "!!")
@@ -233,11 +194,16 @@ class _Builder:
             return None
         kind = node.__class__
         if kind is yaml.ScalarNode:
-            return node.value if tag == _STR else self.loader.construct_object(node)
+            return self._scalar(node, path)
         if len(path) >= MAX_DEPTH:
             self._problem(node, path, f"nested too deeply (more than {MAX_DEPTH} levels)")
             return None
         if kind is yaml.SequenceNode:
+            limit = LIST_LIMITS.get(path)
+            if limit is not None and len(node.value) > limit[0]:
+                most, noun, rule = limit
+                self._problem(node, path, f"{len(node.value):,} {noun}; the limit is {most} {rule}: split it into several")
+                return None
             return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
         out: dict = {}
         first: dict[str, yaml.Node] = {}
@@ -264,8 +230,8 @@ def _build_document(loader: yaml.SafeLoader, root: yaml.Node, found: _FileProble
     builder = _Builder(loader, found)
     try:
         data = builder.build(root, ())
-    except _TooManyNodes:
-        found.add(1, 1, "(file)", f"more than {MAX_NODES} values (anchors and aliases expand too far)")
+    except _TooMany as exc:
+        found.add(exc.node.start_mark.line + 1, exc.node.start_mark.column + 1, exc.path or "(file)", exc.message)
         return False, None
     if not builder.ok:
         return False, None
@@ -404,8 +370,6 @@ def load_question_with_index(path: Path, calc=None) -> tuple[Question | None, li
             _validation_problems(exc, index, found)
             return None, found.sorted(), index
         question = question.model_copy(update={"source_path": path})
-        from quizapp.content.validate import check_question
-
         check_question(question, index, found, calc)
     except Exception as exc:  # a bug in a checker must not stop the other files loading
         found.add(1, 1, "(file)", f"internal error while checking this file: {type(exc).__name__}: {exc}")

@@ -20,6 +20,7 @@ Text = Annotated[str, Field(min_length=1)]
 Scalar = Union[str, int, float, bool]
 
 DEFAULT_TOLERANCE = "10%"
+MAX_DRILLS = 100  # drills in one question (docs/content.md, "Limits"); the loader checks it first
 
 
 class _Strict(BaseModel):
@@ -164,7 +165,8 @@ class Question(_Strict):
     resume: str | None = Field(default=None, description="简历呼应")
     reading: list[str] = Field(default_factory=list)
     errata: list[Erratum] = Field(default_factory=list)
-    drills: list[Drill] = Field(default_factory=list)
+    drills: list[Drill] = Field(default_factory=list, max_length=MAX_DRILLS,
+                                description=f"at most {MAX_DRILLS} drills (the loader reports more at the list)")
     source_path: Path | None = Field(default=None, exclude=True, repr=False)
 
     @field_validator("lang")

@@ -19,9 +19,8 @@ from quizapp.content.drills import REFERENCE, base_options, reference_terms
 from quizapp.content.schema import Drill, Question
 from quizapp.memory import ASKS, SetupError, evaluate, setup_from_options
 from quizapp.memory.quantities import QuantityError, parse_quantity, unit_of
-
-if typing.TYPE_CHECKING:
-    from quizapp.content.loader import NodeIndex, PathItem, _FileProblems
+from quizapp.content.problems import FileProblems as _FileProblems
+from quizapp.content.problems import NodeIndex, PathItem
 
 class Calculator:
     """setup_from_options and evaluate, remembered for one validation run: a bank repeats the same

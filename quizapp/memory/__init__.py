@@ -20,7 +20,14 @@ from quizapp.memory.quantities import (
     parse_quantity,
 )
 from quizapp.memory.setup import OPTION_KEYS, Setup, SetupError, setup_from_options
-from quizapp.memory.solve import max_batch, max_model, max_params, max_seq
+from quizapp.memory.formats import WeightBytes, kv_bytes_per_token, weight_bytes
+from quizapp.memory.notes import Note
+from quizapp.memory.comm import Communication, Traffic, communication
+from quizapp.memory.serving import Roofline, Serving, serving_figures
+from quizapp.memory.solve import (
+    GpuPlan, max_batch, max_concurrency_at_context, max_context_at_concurrency, max_model, max_params, max_seq,
+    min_gpus, min_tp,
+)
 
 __all__ = [
     "ASKS", "DEFAULT_RESERVE", "GPU", "GPUS", "MISTAKES", "OPTION_KEYS", "PRESETS", "TERM_NAMES", "UNITS",
@@ -28,4 +35,9 @@ __all__ = [
     "bare_model", "breakdown", "diagnose", "evaluate", "fit", "flops_per_token", "format_bytes", "format_quantity",
     "lora_params", "max_batch", "max_model", "max_params", "max_seq", "mistake_candidates", "mistake_values",
     "parse_count", "parse_quantity", "setup_from_options", "solution_setup", "step_time",
+    # issue 11 (serving, communication, the new solves)
+    "Communication", "GpuPlan", "Roofline", "Serving", "Traffic", "communication", "max_concurrency_at_context",
+    "max_context_at_concurrency", "min_gpus", "min_tp", "serving_figures",
+    # issue 11 (breakdown side: weight formats, note codes)
+    "Note", "WeightBytes", "kv_bytes_per_token", "weight_bytes",
 ]

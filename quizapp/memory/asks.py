@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Mapping
 
+from quizapp.memory.activations import check_mla_training
 from quizapp.memory.breakdown import NO_ADJUST, Adjust, breakdown
 from quizapp.memory.compute import flops_per_token, step_time
 from quizapp.memory.setup import Setup, SetupError
@@ -31,10 +32,55 @@ ASKS: Mapping[str, str] = MappingProxyType(
         "flops_per_token": "number",
         "step_time": "seconds",
         "headroom": "bytes",
+        # issue 11 (memory-model.md sections 11-16)
+        "reference_weights": "bytes",  # RLHF (section 15): the frozen reference policy
+        "reward_weights": "bytes",  # PPO's frozen reward model
+        "rollout_kv_cache": "bytes",  # PPO/GRPO generation with rollout_batch
+        "active_params": "count",
+        "kv_bytes_per_token": "bytes",
+        "kv_budget": "bytes",
+        "kv_tokens": "count",
+        "max_concurrency": "count",
+        "decode_bytes": "bytes",
+        "decode_flops": "flops",
+        "decode_step_s": "seconds",
+        "decode_tokens_per_s": "rate",
+        "per_seq_tokens_per_s": "rate",
+        "prefill_flops": "flops",
+        "ttft": "seconds",
+        "critical_batch": "count",
+        "comm_dp_bytes": "bytes",
+        "comm_tp_bytes": "bytes",
+        "comm_pp_bytes": "bytes",
+        "comm_ep_bytes": "bytes",
+        "comm_total_bytes": "bytes",
+        "comm_total_s": "seconds",
+        "bubble": "ratio",
+        "mfu": "ratio",
+        "hfu": "ratio",
+        "tokens_per_s": "rate",
+        "compute_budget_flops": "flops",
+        "chinchilla_tokens": "count",
+        "train_days": "seconds",  # in seconds like every time (a drill's `unit: d` shows days)
+        "max_context": "count",
+        "min_tp": "count",
+        "min_gpus": "count",
     }
 )
+SERVING_ASKS = ("kv_bytes_per_token", "kv_budget", "kv_tokens", "max_concurrency", "decode_bytes", "decode_flops",
+                "decode_step_s", "decode_tokens_per_s", "per_seq_tokens_per_s", "prefill_flops", "ttft",
+                "critical_batch", "max_context", "min_tp")
+COMM_ASKS = ("comm_dp_bytes", "comm_tp_bytes", "comm_pp_bytes", "comm_ep_bytes", "comm_total_bytes", "comm_total_s",
+             "bubble")
+TIME_ASKS = ("mfu", "hfu", "tokens_per_s", "compute_budget_flops", "chinchilla_tokens", "train_days", "min_gpus")
+_SERVING_NEEDS_GPU = ("kv_budget", "kv_tokens", "max_concurrency", "decode_bytes", "decode_flops", "decode_step_s",
+                      "decode_tokens_per_s", "per_seq_tokens_per_s", "prefill_flops", "ttft", "critical_batch",
+                      "max_context", "min_tp")
 _TRAINING_ONLY = ("gradients", "master_weights", "optimizer_states", "activations", "trainable_params", "step_time")
 _NEEDS_GPU = ("max_batch", "max_seq", "max_params", "step_time", "headroom")
+# training asks whose value includes the activations: refused where the spec has no activation list for
+# the model (MLA, section 11) rather than answered without them
+_NEEDS_ACTIVATIONS = ("activations", "total", "headroom", "max_batch", "max_seq", "max_params", "min_gpus")
 
 
 def check_ask(setup: Setup, ask: str) -> None:
@@ -52,13 +98,39 @@ def check_ask(setup: Setup, ask: str) -> None:
         raise SetupError("model", f"{ask} needs a shape (a preset or layers/hidden/heads), not a bare count")
     if ask in ("max_batch", "max_seq") and not setup.model.has_shape:
         raise SetupError("model", f"{ask} needs a shape (a preset or layers/hidden/heads), not a bare count")
+    if ask in _NEEDS_ACTIVATIONS:
+        check_mla_training(setup)
     if ask in _NEEDS_GPU and setup.gpu is None:
+        raise SetupError("gpu", f"{ask} needs a GPU preset")
+    if ask in ("reference_weights", "reward_weights", "rollout_kv_cache") and not setup.rlhf:
+        raise SetupError("method", f"{ask} is an RLHF term; expected method ppo, dpo or grpo")
+    if ask == "reward_weights" and setup.method != "ppo":
+        raise SetupError("method", "reward_weights is PPO's frozen reward model; expected method ppo")
+    if ask == "rollout_kv_cache" and setup.rollout_batch is None:
+        raise SetupError("rollout_batch", "the rollout KV cache needs rollout_batch (sequences generated at once)")
+    if ask in SERVING_ASKS:
+        from quizapp.memory.serving import check_serving
+
+        check_serving(setup)
+        if ask in _SERVING_NEEDS_GPU and setup.gpu is None:
+            raise SetupError("gpu", f"{ask} needs a GPU preset")
+    if ask in COMM_ASKS or ask in ("mfu", "hfu", "tokens_per_s", "train_days", "min_gpus"):
+        if not setup.training:
+            raise SetupError("method", f"{ask} is a training quantity; expected a training method, not inference")
+    if ask == "comm_total_s":
+        from quizapp.memory.comm import link_bandwidth
+
+        if link_bandwidth(setup) is None:
+            raise SetupError("gpu", "communication time needs a GPU preset (its NVLink) or link_bandwidth")
+    if ask in ("mfu", "hfu", "tokens_per_s", "train_days", "min_gpus") and setup.gpu is None:
         raise SetupError("gpu", f"{ask} needs a GPU preset")
 
 
 def evaluate(setup: Setup, ask: str, adjust: Adjust = NO_ADJUST) -> float:
     """The value of `ask` (units per ASKS) for `setup`; `adjust` reproduces a mistake (mistakes.py)."""
     check_ask(setup, ask)
+    if ask in SERVING_ASKS or ask in COMM_ASKS or ask in TIME_ASKS or ask == "active_params":
+        return _evaluate_new(setup, ask)
     if ask == "max_batch":
         return float(max_batch(setup, setup.gpu, setup.reserve, adjust))
     if ask == "max_seq":
@@ -99,3 +171,58 @@ def solution_setup(setup: Setup, ask: str, value: float) -> Setup:
         model = max_model(setup, setup.gpu, setup.reserve)
         return replace(setup, model=model) if model is not None else setup
     return setup
+
+
+def _evaluate_new(setup: Setup, ask: str) -> float:
+    """The asks of sections 11-16: serving, communication, throughput and the new solves."""
+    from quizapp.memory import comm, formats, serving, solve, throughput
+
+    if ask == "active_params":
+        return float(setup.model.active_params)
+    if ask == "kv_bytes_per_token":
+        return float(formats.kv_bytes_per_token_per_gpu(setup))
+    if ask == "max_context":
+        return float(solve.max_context_at_concurrency(setup))
+    if ask == "min_tp":
+        return float(solve.min_tp(setup))
+    if ask in SERVING_ASKS:
+        figures = serving.serving_figures(setup)
+        return float({
+            "kv_budget": lambda: figures.budget,
+            "kv_tokens": lambda: figures.kv_tokens,
+            "max_concurrency": lambda: figures.max_concurrency,
+            "decode_bytes": lambda: figures.decode.bytes,
+            "decode_flops": lambda: figures.decode.flops,
+            "decode_step_s": lambda: figures.decode.step_s,
+            "decode_tokens_per_s": lambda: figures.decode.tokens_per_s,
+            "per_seq_tokens_per_s": lambda: figures.decode.per_seq_tokens_per_s,
+            "prefill_flops": lambda: figures.prefill.flops,
+            "ttft": lambda: figures.prefill.step_s,
+            "critical_batch": lambda: figures.critical_batch,
+        }[ask]())
+    if ask in COMM_ASKS:
+        traffic = comm.communication(setup)
+        if ask == "bubble":
+            return float(traffic.bubble)
+        if ask == "comm_total_bytes":
+            return float(traffic.total_bytes)
+        if ask == "comm_total_s":
+            return float(traffic.total_s)
+        return float(traffic.of(ask.removeprefix("comm_").removesuffix("_bytes")).bytes)
+    if ask in ("mfu", "hfu"):
+        model_u, hardware_u = throughput.utilisation(setup)
+        return float(model_u if ask == "mfu" else hardware_u)
+    if ask == "tokens_per_s":
+        return float(throughput.training_tokens_per_s(setup))
+    if ask == "compute_budget_flops":
+        return float(throughput.setup_compute_budget(setup))
+    if ask == "chinchilla_tokens":
+        return float(throughput.setup_chinchilla_tokens(setup))
+    if ask == "train_days":
+        return float(throughput.setup_train_days(setup) * throughput.SECONDS_PER_DAY)
+    if ask == "min_gpus":
+        plan = solve.min_gpus(setup)
+        if plan is None:
+            raise SetupError("gpus", "no number of GPUs fits this setup (the activations alone exceed the GPU)")
+        return float(plan.gpus)
+    raise SetupError("ask", f"unknown ask {ask!r}")

@@ -19,30 +19,20 @@ from quizapp.memory.setup import Setup, SetupError
 
 @dataclass(frozen=True)
 class Mistake:
+    """A misconception, by its stable id (JSON, statistics, YAML `extra_mistakes`); its words live in
+    quizapp.words.mistakes (memory returns codes)."""
+
     id: str
-    label_en: str
-    label_zh: str
 
 
-_LIST = (
-    Mistake("no-master", "looks like the fp32 master copy was left out", "看起来漏算了 fp32 主权重（master weights）"),
-    Mistake("no-gradients", "looks like the gradients were left out", "看起来漏算了梯度"),
-    Mistake("no-optimizer", "looks like the optimizer states were left out", "看起来漏算了优化器状态"),
-    Mistake("adam-16bit-states", "looks like Adam's m and v were counted in 16-bit instead of fp32",
-            "看起来把 Adam 的 m 和 v 按 16 位计算了（应为 fp32）"),
-    Mistake("zero-single-gpu", "looks like ZeRO was assumed to shard on a single GPU (with N = 1 it saves nothing)",
-            "看起来以为 ZeRO 在单卡上也能切分（N = 1 时不省任何显存）"),
-    Mistake("adam8bit-1byte", "looks like 8-bit Adam was counted as 1 byte per parameter in all (m and v are 1 byte each)",
-            "看起来把 8-bit Adam 算成每参数共 1 字节（m 和 v 各 1 字节）"),
-    Mistake("no-activations", "looks like the activations were left out", "看起来漏算了激活值"),
-    Mistake("bits-for-bytes", "looks like bits and bytes were mixed up (a factor of 8)", "看起来混淆了比特和字节（差 8 倍）"),
-    Mistake("gb-gib", "looks like GB (10^9) and GiB (2^30) were mixed up", "看起来混淆了 GB（10^9）和 GiB（2^30）"),
-    Mistake("kv-one-layer", "looks like the KV cache was counted for one layer only, or for K only",
-            "看起来 KV cache 只算了一层，或只算了 K"),
-    Mistake("no-kv", "looks like the KV cache was left out", "看起来漏算了 KV cache"),
-    Mistake("full-activations-with-recompute", "looks like gradient checkpointing was ignored (activations without recomputation)",
-            "看起来忽略了梯度检查点（按不重计算的激活值算了）"),
+MISTAKE_IDS = (
+    # section 9
+    "no-master", "no-gradients", "no-optimizer", "adam-16bit-states", "zero-single-gpu", "adam8bit-1byte",
+    "no-activations", "bits-for-bytes", "gb-gib", "kv-one-layer", "no-kv", "full-activations-with-recompute",
+    # section 16
+    "total-as-active", "kv-all-heads", "decode-compute-bound", "allreduce-once", "bubble-over-total",
 )
+_LIST = tuple(Mistake(i) for i in MISTAKE_IDS)
 MISTAKES: Mapping[str, Mistake] = MappingProxyType({m.id: m for m in _LIST})
 
 
@@ -91,12 +81,93 @@ def mistake_candidates(setup: Setup, ask: str) -> list[tuple[Mistake, float]]:
             add(mid, evaluate(variant, ask, adjust))
         except SetupError:
             continue
+    for mid, value in _section16_values(setup, ask):
+        add(mid, value)
     if ASKS[ask] == "bytes" and right:
         add("bits-for-bytes", right * 8)
         add("bits-for-bytes", right / 8)
         add("gb-gib", right * 2**30 / 1e9)
         add("gb-gib", right * 1e9 / 2**30)
     return found
+
+
+_FLOPS_ASKS = ("flops_per_token", "decode_flops", "prefill_flops", "compute_budget_flops", "tokens_per_s", "train_days",
+               "step_time", "mfu", "hfu", "ttft")
+_MEMORY_ASKS = ("weights", "gradients", "master_weights", "optimizer_states", "model_states", "total", "kv_budget",
+                "max_concurrency", "kv_tokens")
+_KV_ASKS = ("kv_cache", "kv_bytes_per_token", "kv_tokens", "max_concurrency", "total", "max_context")
+_DECODE_TIME_ASKS = ("decode_step_s", "decode_tokens_per_s", "per_seq_tokens_per_s")
+
+
+def _section16_values(setup: Setup, ask: str) -> list[tuple[str, float]]:
+    """(id, value) of section 16's misconceptions that apply to `ask`, each made by the calculator's
+    own functions on a distorted input."""
+    from quizapp.memory import comm, formats
+    from quizapp.memory import serving as S
+
+    out: list[tuple[str, float]] = []
+    m = setup.model
+
+    def attempt(mid: str, make) -> None:
+        try:
+            out.append((mid, float(make())))
+        except (SetupError, ValueError, ZeroDivisionError):
+            pass
+
+    # total-as-active: FLOPs from every expert (top_k = E), or memory from only the active experts (E = k)
+    if m.has_shape and m.is_moe:
+        if ask in _FLOPS_ASKS:
+            attempt("total-as-active", lambda: evaluate(replace(setup, model=replace(m, top_k=m.experts)), ask))
+        if ask in _MEMORY_ASKS:
+            active = replace(m, experts=m.top_k, router_bias=False)
+            attempt("total-as-active", lambda: evaluate(replace(setup, model=active, ep=1), ask))
+    # kv-all-heads: the cache of every query head (GQA: a_kv = a; MLA: K and V of all a heads)
+    if not setup.training and m.has_shape and ask in _KV_ASKS and (m.is_mla or m.kv_heads != m.heads):
+        def all_heads_kv() -> float:
+            p = formats.kv_bytes_per_element(setup.kv_dtype)
+            if m.is_mla:
+                elements = m.layers * m.heads * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim)
+            else:
+                elements = 2 * m.layers * m.heads * m.head_dim
+            return elements * p / min(setup.tp, m.heads)
+
+        def with_all_heads() -> float:
+            kv, right_kv = all_heads_kv(), formats.kv_bytes_per_token_per_gpu(setup)
+            if ask == "kv_bytes_per_token":
+                return kv
+            if ask in ("kv_cache", "total"):
+                return evaluate(setup, ask) + (kv - right_kv) * setup.batch * setup.seq
+            budget = S.budget_of(setup)
+            if ask == "kv_tokens":
+                return S.kv_tokens(budget, kv, setup.kv_block)
+            if ask == "max_concurrency":
+                return S.max_concurrency(budget, kv, setup.seq, setup.kv_block)
+            return S.max_context(budget, kv, setup.batch, setup.kv_block)
+
+        attempt("kv-all-heads", with_all_heads)
+    # decode-compute-bound: the decode step from FLOPs / peak alone
+    if ask in _DECODE_TIME_ASKS:
+        def compute_only() -> float:
+            d = S.serving_figures(setup).decode
+            return {"decode_step_s": d.compute_s, "decode_tokens_per_s": d.batch / d.compute_s,
+                    "per_seq_tokens_per_s": 1 / d.compute_s}[ask]
+
+        attempt("decode-compute-bound", compute_only)
+    # allreduce-once: every all-reduce counted as sending M
+    if setup.training and ask in ("comm_dp_bytes", "comm_tp_bytes", "comm_total_bytes", "comm_total_s"):
+        def once() -> float:
+            traffic = comm.communication(setup, naive_all_reduce=True)
+            if ask == "comm_total_bytes":
+                return traffic.total_bytes
+            if ask == "comm_total_s":
+                return traffic.total_s
+            return traffic.of(ask.removeprefix("comm_").removesuffix("_bytes")).bytes
+
+        attempt("allreduce-once", once)
+    # bubble-over-total: (pp−1)/(v·m + pp−1) where (pp−1)/(v·m) is asked
+    if ask == "bubble" and setup.training and setup.pp > 1:
+        attempt("bubble-over-total", lambda: comm.bubble_of_step(setup.pp, setup.microbatches, setup.interleave))
+    return out
 
 
 def mistake_values(setup: Setup, ask: str) -> dict[str, float]:

@@ -17,13 +17,16 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-KINDS = ("bytes", "count", "seconds", "ratio", "number")
+KINDS = ("bytes", "count", "seconds", "ratio", "number", "flops", "rate", "bandwidth")
 _KIND_WORDS = {
     "bytes": "a size in bytes",
     "count": "a count",
     "seconds": "a time",
     "ratio": "a percentage",
     "number": "a plain number",
+    "flops": "an amount of FLOPs",
+    "rate": "a rate in tokens/s",
+    "bandwidth": "a bandwidth in bytes/s",
 }
 
 
@@ -61,12 +64,15 @@ def _units() -> dict[str, Unit]:
         ("TiB", "bytes", 2**40),
         ("params", "count", 1),
         ("count", "count", 1),
+        ("tokens", "count", 1),
+        ("GPUs", "count", 1),
         ("K", "count", 10**3),
         ("M", "count", 10**6),
         ("B", "count", 10**9),
         ("T", "count", 10**12),
         ("万", "count", 10**4),
         ("亿", "count", 10**8),
+        ("us", "seconds", 1e-6),
         ("ms", "seconds", 1e-3),
         ("s", "seconds", 1),
         ("min", "seconds", 60),
@@ -74,6 +80,16 @@ def _units() -> dict[str, Unit]:
         ("d", "seconds", 86400),
         ("%", "ratio", 0.01),
         ("x", "number", 1),
+        ("FLOPs", "flops", 1),
+        ("GFLOPs", "flops", 1e9),
+        ("TFLOPs", "flops", 1e12),
+        ("PFLOPs", "flops", 1e15),
+        ("EFLOPs", "flops", 1e18),
+        ("tokens/s", "rate", 1),
+        ("MB/s", "bandwidth", 10**6),
+        ("GB/s", "bandwidth", 10**9),
+        ("TB/s", "bandwidth", 10**12),
+        ("GiB/s", "bandwidth", 2**30),
     ]
     return {name: Unit(name, kind, float(scale)) for name, kind, scale in table}
 
@@ -117,8 +133,14 @@ _FOLDED_ALIASES = {
     "parameter": "params",
     "个参数": "params",
     "参数": "params",
-    "tokens": "params",
-    "token": "params",
+    "tokens": "tokens",
+    "token": "tokens",
+    "tok": "tokens",
+    "gpus": "GPUs",
+    "gpu": "GPUs",
+    "张卡": "GPUs",
+    "块卡": "GPUs",
+    "卡": "GPUs",
     "count": "params",
     "个": "params",
     "thousand": "K",
@@ -135,6 +157,10 @@ _FOLDED_ALIASES = {
     "万": "万",
     "亿": "亿",
     # times
+    "us": "us",
+    "µs": "us",
+    "μs": "us",
+    "微秒": "us",
     "ms": "ms",
     "毫秒": "ms",
     "sec": "s",
@@ -157,6 +183,31 @@ _FOLDED_ALIASES = {
     "day": "d",
     "days": "d",
     "天": "d",
+    # FLOPs (an amount; FLOP and FLOPs alike)
+    "flop": "FLOPs",
+    "flops": "FLOPs",
+    "gflop": "GFLOPs",
+    "gflops": "GFLOPs",
+    "tflop": "TFLOPs",
+    "tflops": "TFLOPs",
+    "pflop": "PFLOPs",
+    "pflops": "PFLOPs",
+    "eflop": "EFLOPs",
+    "eflops": "EFLOPs",
+    # rates
+    "tokens/s": "tokens/s",
+    "token/s": "tokens/s",
+    "tok/s": "tokens/s",
+    "tokens/sec": "tokens/s",
+    "tok/sec": "tokens/s",
+    "tokens per second": "tokens/s",
+    "tokens/秒": "tokens/s",
+    "token/秒": "tokens/s",
+    # bandwidths
+    "mb/s": "MB/s",
+    "gb/s": "GB/s",
+    "tb/s": "TB/s",
+    "gib/s": "GiB/s",
     # plain numbers
     "bytes/param": "x",
     "bytes/parameter": "x",
@@ -173,6 +224,8 @@ _CONTEXT_LETTERS = {
     "seconds": {"m": "min"},
 }
 _COUNT_NOUN = "params"
+_COUNT_NOUNS = ("params", "count", "tokens", "GPUs")  # what is counted; K M B T 万 亿 scale them
+_FRACTION = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*/\s*([0-9]+(?:\.[0-9]+)?)")
 _ALIASES_BY_LENGTH = sorted(_FOLDED_ALIASES, key=len, reverse=True)
 
 _APPROX_PREFIXES = (
@@ -313,10 +366,16 @@ def _combine(tokens: list[Unit]) -> Unit | None:
         return None
     if len(tokens) == 1:
         return tokens[0]
-    if all(t.kind == "count" for t in tokens) and sum(t.name != _COUNT_NOUN for t in tokens) <= 1:
+    if all(t.kind == "count" for t in tokens) and sum(t.name not in _COUNT_NOUNS for t in tokens) <= 1 \
+            and sum(t.name in _COUNT_NOUNS for t in tokens) <= 1:
         scale = math.prod(t.scale for t in tokens)
-        names = "".join(t.name for t in tokens if t.name != _COUNT_NOUN) or _COUNT_NOUN
+        names = "".join(t.name for t in tokens if t.name not in _COUNT_NOUNS) or next(
+            t.name for t in tokens if t.name in _COUNT_NOUNS)
         return Unit(names, "count", scale)
+    if len(tokens) == 2 and tokens[0].kind == "count" and tokens[0].name not in _COUNT_NOUNS \
+            and tokens[1].kind in ("rate", "flops"):
+        # "1.5K tokens/s", "3 万 tokens/s": a multiplier in front of a rate
+        return Unit(tokens[0].name + " " + tokens[1].name, tokens[1].kind, tokens[0].scale * tokens[1].scale)
     raise _fail(f"more than one unit ({' '.join(t.name for t in tokens)})")
 
 
@@ -338,6 +397,9 @@ def parse_quantity(text: str, unit: str | None) -> Quantity:
     body = _strip_approx(cleaned)
     if body.startswith("-"):
         raise _fail(f"{cleaned!r} is negative; quantities here are never below zero")
+    fraction = _FRACTION.fullmatch(body)
+    if fraction:
+        return _fraction(cleaned, fraction, expected)
     match = _NUMBER.match(body)
     digits = match.group(0) if match else ""
     if not any(ch.isdigit() for ch in digits):
@@ -377,6 +439,16 @@ def parse_quantity(text: str, unit: str | None) -> Quantity:
     return Quantity(value=value, kind=given.kind)
 
 
+def _fraction(cleaned: str, match: re.Match, expected: Unit | None) -> Quantity:
+    """"3/8" is a ratio (0.375): accepted where a percentage or a plain number is expected."""
+    numerator, denominator = float(match.group(1)), float(match.group(2))
+    if denominator == 0:
+        raise _fail(f"{cleaned!r} divides by zero")
+    if expected is not None and expected.kind not in ("ratio", "number"):
+        raise _fail(f"{cleaned!r} is a fraction, but the answer is {_KIND_WORDS[expected.kind]} in {expected.name}")
+    return Quantity(value=numerator / denominator, kind=expected.kind if expected else "ratio")
+
+
 def _group(value: float, digits: int) -> str:
     return f"{value:,.{digits}f}"
 
@@ -385,8 +457,9 @@ def format_quantity(value: float, unit: str, digits: int = 2) -> str:
     """`value` (base units) shown in the display unit: "112.00 GB", "6.74B params", "30.00%"."""
     target = unit_of(unit)
     shown = value / target.scale
-    if target.name in ("params", "count"):
-        suffix = " params" if target.name == "params" else ""  # a batch or a sequence length is not params
+    if target.name in _COUNT_NOUNS:
+        # a batch or a sequence length is not params
+        suffix = {"params": " params", "tokens": " tokens", "GPUs": " GPUs"}.get(target.name, "")
         return f"{value:,.0f}{suffix}" if float(value).is_integer() else f"{_group(value, digits)}{suffix}"
     if target.name == "bytes":
         return f"{value:,.0f} bytes" if float(value).is_integer() else f"{_group(value, digits)} bytes"
@@ -397,10 +470,21 @@ def format_quantity(value: float, unit: str, digits: int = 2) -> str:
         return f"{_group(shown, digits)}%"
     if target.name == "x":
         if abs(shown) >= 1e6:  # FLOPs per token: "4.69e10" reads better than "46,872,944,640.00"
-            mantissa, exponent = f"{shown:.{digits}e}".split("e")
-            return f"{mantissa}e{int(exponent)}"
+            return _scientific(shown, digits)
         return _group(shown, digits)
+    if target.kind == "flops" and abs(shown) >= FLOPS_SCIENTIFIC_FROM:
+        # a training budget: "4.12e25 FLOPs", not "41,153,697,585,561,600,805,306,368.00 FLOPs"
+        return f"{_scientific(shown, digits)} {target.name}"
     return f"{_group(shown, digits)} {target.name}"
+
+
+FLOPS_SCIENTIFIC_FROM = 1e15  # in the shown unit; below it "46.90 GFLOPs" stays positional
+
+
+def _scientific(shown: float, digits: int) -> str:
+    """"4.12e25": a mantissa with `digits` decimals and a plain exponent (no "+", no leading zero)."""
+    mantissa, exponent = f"{shown:.{digits}e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def format_bytes(n: float, unit: str = "GB") -> str:
@@ -420,10 +504,19 @@ def sensible_unit(value: float, kind: str) -> str:
                 return name
         return "params"
     if kind == "seconds":
-        for name in ("d", "h", "min", "s"):
+        for name in ("d", "h", "min", "s", "ms"):
             if abs(value) >= UNITS[name].scale:
                 return name
-        return "ms"
+        return "us" if value else "s"
+    if kind == "flops":
+        for name in ("EFLOPs", "PFLOPs", "TFLOPs", "GFLOPs"):
+            if abs(value) >= UNITS[name].scale:
+                return name
+        return "FLOPs"
+    if kind == "rate":
+        return "tokens/s"
+    if kind == "bandwidth":
+        return "TB/s" if abs(value) >= 1e12 else "GB/s" if abs(value) >= 1e9 else "MB/s"
     if kind == "ratio":
         return "%"
     return "x"

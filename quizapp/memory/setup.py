@@ -16,10 +16,11 @@ from typing import Mapping
 
 from quizapp.memory.gpus import GPU, GPU_ALIASES, GPUS
 from quizapp.memory.models import (
-    BIASES, PRESETS, STYLES, CountRangeError, ModelSpec, bare_model, llama_ffn, parse_count,
+    BIASES, PRESETS, STYLES, CountRangeError, ModelSpec, ShapeError, bare_model, llama_ffn, parse_count,
 )
 
-METHODS = ("full", "lora", "qlora", "inference")
+METHODS = ("full", "lora", "qlora", "inference", "ppo", "dpo", "grpo")
+RLHF_METHODS = ("ppo", "dpo", "grpo")
 PRECISIONS = ("fp32", "bf16-mixed", "fp16-mixed", "bf16")
 OPTIMIZERS = ("adamw", "adam", "adamw-8bit", "sgd", "sgd-momentum", "lion", "adafactor")
 RECOMPUTES = ("none", "selective", "full")
@@ -28,16 +29,28 @@ LOSSES = ("standard", "chunked")
 IMPLS = ("ideal", "hf")
 OFFLOADS = ("none", "optimizer", "optimizer+params")
 LORA_TARGETS = ("qv", "all-linear")
-WEIGHT_DTYPES = ("16-bit", "int8", "int4", "nf4")
-KV_DTYPES = ("16-bit", "fp8", "int8", "int4")
+WEIGHT_FORMATS = ("bf16", "fp16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "gguf-q8_0", "gguf-q6_k", "gguf-q4_0")
+WEIGHT_DTYPES = ("16-bit", "int8", "int4", "nf4")  # the old `weights_dtype` names, still accepted
+KV_DTYPES = ("bf16", "fp16", "fp8", "int8", "int4")
+COMPUTES = ("bf16", "fp8")
 
 OPTION_KEYS = (
     "model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "style", "tied", "positions",
     "bias", "method", "precision", "grads", "optimizer", "batch", "seq", "recompute", "attention",
     "loss", "impl", "zero", "gpus", "offload", "lora_rank", "lora_targets", "weights_dtype", "kv_dtype",
     "double_quant", "gpu", "mfu", "reserve", "overhead",
+    # memory-model.md Part II (sections 11-16)
+    "head_dim", "qk_norm", "experts", "top_k", "expert_ffn", "shared_experts", "shared_ffn", "dense_layers",
+    "router_bias", "q_lora_rank", "kv_lora_rank", "qk_nope_dim", "qk_rope_dim", "v_head_dim",
+    "weights", "group_size", "tp", "pp", "ep", "sp", "microbatches", "interleave", "link_bandwidth",
+    "kv_block", "gpu_util", "bandwidth_efficiency", "prompt", "group", "critic_model", "reward_model",
+    "rollout_batch", "tokens_per_s", "train_tokens", "compute", "lora_dropout",
 )
-SHAPE_KEYS = ("layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "style", "tied", "positions", "bias")
+SHAPE_INT_KEYS = ("head_dim", "experts", "top_k", "expert_ffn", "shared_experts", "shared_ffn", "dense_layers",
+                  "q_lora_rank", "kv_lora_rank", "qk_nope_dim", "qk_rope_dim", "v_head_dim")
+SHAPE_BOOL_KEYS = ("qk_norm", "router_bias")
+SHAPE_KEYS = ("layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "style", "tied", "positions", "bias",
+              *SHAPE_INT_KEYS, *SHAPE_BOOL_KEYS)
 
 _ALIASES: dict[str, dict[str, str]] = {
     "method": {"ft": "full", "full-finetune": "full", "finetune": "full", "infer": "inference",
@@ -54,11 +67,20 @@ _ALIASES: dict[str, dict[str, str]] = {
     "offload": {"no": "none", "off": "none", "false": "none", "cpu": "optimizer",
                 "optimizer-params": "optimizer+params", "params": "optimizer+params"},
     "lora_targets": {"all": "all-linear", "q-v": "qv", "q,v": "qv"},
-    "weights_dtype": {"16": "16-bit", "bf16": "16-bit", "fp16": "16-bit", "16bit": "16-bit",
-                      "8-bit": "int8", "8bit": "int8", "4-bit": "int4", "4bit": "int4"},
-    "kv_dtype": {"16": "16-bit", "bf16": "16-bit", "fp16": "16-bit", "16bit": "16-bit", "8-bit": "int8",
-                 "8bit": "int8", "fp8-e4m3": "fp8", "e4m3": "fp8", "4-bit": "int4", "4bit": "int4"},
+    "weights": {"16-bit": "bf16", "16": "bf16", "16bit": "bf16", "bfloat16": "bf16", "float16": "fp16",
+                "half": "fp16", "8-bit": "int8", "8bit": "int8", "llm.int8": "int8", "llm-int8": "int8",
+                "fp8-e4m3": "fp8", "e4m3": "fp8", "int4": "nf4", "4-bit": "nf4", "4bit": "nf4",
+                "gptq": "gptq-int4", "gptq-4bit": "gptq-int4", "awq": "awq-int4", "awq-4bit": "awq-int4",
+                # _norm turns "_" into "-": gguf-q4_0 arrives as gguf-q4-0
+                "q8-0": "gguf-q8_0", "gguf-q8-0": "gguf-q8_0", "q6-k": "gguf-q6_k", "gguf-q6-k": "gguf-q6_k",
+                "q4-0": "gguf-q4_0", "gguf-q4-0": "gguf-q4_0"},
+    "kv_dtype": {"16-bit": "bf16", "16": "bf16", "16bit": "bf16", "bfloat16": "bf16", "float16": "fp16",
+                 "8-bit": "int8", "8bit": "int8", "fp8-e4m3": "fp8", "e4m3": "fp8", "4-bit": "int4", "4bit": "int4"},
+    "compute": {"bfloat16": "bf16", "16-bit": "bf16", "fp16": "bf16", "fp8-e4m3": "fp8", "e4m3": "fp8"},
 }
+_ALIASES["weights_dtype"] = _ALIASES["weights"]  # the old key takes every name the new one does
+# what the old `weights_dtype` names mean now (int4 was computed as NF4 before formats existed)
+LEGACY_WEIGHTS = {"16-bit": "bf16", "int8": "int8", "int4": "nf4", "nf4": "nf4"}
 
 
 class SetupError(ValueError):
@@ -90,13 +112,33 @@ class Setup:
     offload: str = "none"
     lora_rank: int = 8  # PEFT's LoraConfig default
     lora_targets: str = "qv"  # the LoRA paper's choice
-    weights_dtype: str = "16-bit"  # inference only
-    kv_dtype: str = "16-bit"  # inference only
+    lora_dropout: float = 0.0  # peft's LoraConfig default; > 0 changes what adapters keep (section 4)
+    weights: str = "bf16"  # weight format (section 12): inference, and the frozen base of LoRA
+    kv_dtype: str = "bf16"  # KV-cache element type (section 12): inference and RLHF rollouts
     double_quant: bool = True  # QLoRA paper's setting (Hugging Face defaults to False)
     gpu: GPU | None = None
-    mfu: float = 0.4
+    mfu: float = 0.4  # the utilization setting; strictly the HFU (section 7)
     reserve: int = 2**30  # fit checks: CUDA context + allocator slack
     overhead: int = 0  # an explicit overhead term in the breakdown (spec section 1: default 0)
+    group_size: int = 128  # GPTQ/AWQ quantization group
+    tp: int = 1  # tensor-parallel degree t
+    pp: int = 1  # pipeline-parallel stages
+    ep: int = 1  # expert-parallel degree (divides experts and gpus)
+    sp: bool = False  # sequence parallelism (with tp)
+    microbatches: int = 1  # m micro-batches per step (pipeline schedule; `batch` is one micro-batch)
+    interleave: int = 1  # v model chunks per GPU (interleaved 1F1B)
+    link_bandwidth: float | None = None  # bytes/s per GPU, one direction; None = the GPU preset's nvlink
+    kv_block: int = 16  # paged-KV block, tokens (vLLM default)
+    gpu_util: float = 0.9  # vLLM gpu_memory_utilization
+    bandwidth_efficiency: float = 1.0  # share of the memory bandwidth decode reaches
+    prompt: int | None = None  # prefill length; None = seq
+    group: int = 8  # GRPO responses per prompt (TRL's num_generations default)
+    critic_model: ModelSpec | None = None  # PPO critic; None = the actor's shape with a value head
+    reward_model: ModelSpec | None = None  # PPO reward model; None = the critic's shape
+    rollout_batch: int | None = None  # PPO/GRPO generation batch; set = a rollout KV-cache term
+    tokens_per_s: float | None = None  # measured training throughput (all GPUs) for the MFU ask
+    train_tokens: int | None = None  # D training tokens for the budget and days asks
+    compute: str = "bf16"  # peak FLOPs: bf16 or the preset's fp8
 
     def __post_init__(self) -> None:
         _check_choice("method", self.method, METHODS)
@@ -108,21 +150,31 @@ class Setup:
         _check_choice("impl", self.impl, IMPLS)
         _check_choice("offload", self.offload, OFFLOADS)
         _check_choice("lora_targets", self.lora_targets, LORA_TARGETS)
-        _check_choice("weights_dtype", self.weights_dtype, WEIGHT_DTYPES)
-        _check_choice("kv_dtype", self.kv_dtype, KV_DTYPES)
+        _check_choice("weights", _canonical(self, "weights", LEGACY_WEIGHTS), WEIGHT_FORMATS)
+        _check_choice("kv_dtype", _canonical(self, "kv_dtype", {"16-bit": "bf16"}), KV_DTYPES)
+        _check_choice("compute", self.compute, COMPUTES)
         if self.grads not in (16, 32):
             raise SetupError("grads", f"expected 16 or 32, got {self.grads!r}")
         if self.precision == "fp32" and self.grads != 32:
             # fp32 training has fp32 gradients; Setup() defaults grads to 16, so map silently only there
             object.__setattr__(self, "grads", 32)
-        for name in ("batch", "seq", "gpus", "lora_rank"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise SetupError(name, f"expected a positive integer, got {value!r}")
+        for name in ("batch", "seq", "gpus", "lora_rank", "group_size", "tp", "pp", "ep", "microbatches",
+                     "interleave", "kv_block", "group"):
+            _check_positive(name, getattr(self, name))
+        for name in ("prompt", "rollout_batch", "train_tokens"):
+            if getattr(self, name) is not None:
+                _check_positive(name, getattr(self, name))
         if self.zero not in (0, 1, 2, 3):
             raise SetupError("zero", f"expected a ZeRO stage 0, 1, 2 or 3, got {self.zero!r}")
-        if not (0 < self.mfu <= 1):
-            raise SetupError("mfu", f"expected a fraction in (0, 1], e.g. 0.4 or 40%, got {self.mfu!r}")
+        for name in ("mfu", "gpu_util", "bandwidth_efficiency"):
+            if isinstance(getattr(self, name), bool) or not (0 < getattr(self, name) <= 1):
+                raise SetupError(name, f"expected a fraction in (0, 1], e.g. 0.4 or 40%, got {getattr(self, name)!r}")
+        if isinstance(self.lora_dropout, bool) or not (0 <= self.lora_dropout < 1):
+            raise SetupError("lora_dropout", f"expected a probability in [0, 1), e.g. 0.05, got {self.lora_dropout!r}")
+        for name in ("link_bandwidth", "tokens_per_s"):
+            value = getattr(self, name)
+            if value is not None and (isinstance(value, bool) or not (0 < value < math.inf)):
+                raise SetupError(name, f"expected a positive finite rate, got {value!r}")
         if self.reserve < 0 or self.overhead < 0:
             raise SetupError("reserve" if self.reserve < 0 else "overhead", "expected bytes >= 0")
         if self.gpu is not None and self.reserve >= self.gpu.capacity:
@@ -134,13 +186,41 @@ class Setup:
             raise SetupError("zero", "ZeRO shards training states; expected 0 with method inference")
         if not training and self.offload != "none":
             raise SetupError("offload", "offload is a training setting; expected none with method inference")
-        if training and self.weights_dtype != "16-bit":
+        if not training and self.pp > 1:
+            raise SetupError("pp", "pipeline parallelism is modelled for training; expected 1 with method "
+                                   "inference (serving shards with tp)")
+        if self.interleave > 1 and self.pp == 1:
+            raise SetupError("interleave", f"interleaving splits pipeline stages; expected 1 without pp, got {self.interleave}")
+        if self.method == "qlora" and self.weights not in ("bf16", "nf4"):
+            raise SetupError("weights", f"qlora's frozen base is nf4; expected nf4, got {self.weights} "
+                                        f"(use method lora with weights {self.weights})")
+        if self.method not in ("inference", "lora", "qlora") and self.weights not in ("bf16", "fp16"):
             raise SetupError(
-                "weights_dtype",
-                f"{self.weights_dtype} applies to method inference; expected 16-bit for method "
-                f"{self.method} (use method qlora for an NF4 base)",
+                "weights",
+                f"{self.weights} applies to method inference or the frozen base of lora; expected bf16 for "
+                f"method {self.method} (use method qlora for an NF4 base)",
             )
-        if not self.model.has_shape:
+        # critic_model, reward_model (ppo), rollout_batch (ppo, grpo) and group (grpo) are ignored by the
+        # other methods rather than refused: a drill's extra_mistakes override the method and keep the rest
+        if self.prompt is not None and self.prompt > self.seq:
+            raise SetupError("prompt", f"the prompt is part of the context; expected at most seq = {self.seq}, "
+                                       f"got {self.prompt}")
+        m = self.model
+        if self.ep > 1:
+            if not m.is_moe:
+                raise SetupError("ep", f"expert parallelism needs a mixture-of-experts model; expected 1 for {m.name}")
+            if m.experts % self.ep:
+                raise SetupError("ep", f"expected a divisor of experts = {m.experts}, got {self.ep}")
+            if training and self.gpus % self.ep:
+                raise SetupError("ep", f"experts are sharded inside the data-parallel group; expected a divisor of "
+                                       f"gpus = {self.gpus}, got {self.ep}")
+        if m.has_shape:
+            if self.tp > 1 and m.heads % self.tp:
+                raise SetupError("tp", f"tensor parallelism splits the {m.heads} heads; expected a divisor of "
+                                       f"heads, got {self.tp}")
+            if self.pp > m.layers:
+                raise SetupError("pp", f"expected at most layers = {m.layers} stages, got {self.pp}")
+        if not m.has_shape:
             needs = None
             if self.optimizer == "adafactor" and training:
                 needs = ("optimizer", "adafactor's factored states need the matrix shapes")
@@ -150,6 +230,9 @@ class Setup:
                 needs = ("method", f"{self.method} adapts the block matrices")
             if needs:
                 raise SetupError(needs[0], f"{needs[1]}: give a preset or layers/hidden/heads, not a bare count")
+        elif self.method in ("lora", "qlora") and (m.is_moe or m.is_mla):
+            raise SetupError("method", f"{self.method} on a mixture-of-experts or MLA model is not modelled "
+                                       "(the spec lists LoRA's terms for dense attention blocks only)")
 
     # --- derived -----------------------------------------------------------------------------------
     @property
@@ -169,8 +252,41 @@ class Setup:
     def tokens(self) -> int:
         return self.batch * self.seq
 
+    @property
+    def weights_dtype(self) -> str:
+        """The old name of the weight format (16-bit | int8 | int4 | nf4, else the format itself)."""
+        return {"bf16": "16-bit", "fp16": "16-bit"}.get(self.weights, self.weights)
+
+    @property
+    def world_size(self) -> int:
+        """GPUs in all: gpus (the data-parallel degree N that ZeRO divides by) x tp x pp."""
+        return self.gpus * self.tp * self.pp
+
+    @property
+    def prompt_tokens(self) -> int:
+        """The prefill length: `prompt`, or the whole context."""
+        return self.prompt if self.prompt is not None else self.seq
+
+    @property
+    def rlhf(self) -> bool:
+        return self.method in RLHF_METHODS
+
     def with_(self, **changes: object) -> "Setup":
         return replace(self, **changes)
+
+
+def _canonical(setup: "Setup", field: str, legacy: Mapping[str, str]) -> str:
+    """Map an old name given directly to Setup (weights "16-bit", kv_dtype "16-bit") to the new one."""
+    value = getattr(setup, field)
+    if isinstance(value, str) and value in legacy:
+        value = legacy[value]
+        object.__setattr__(setup, field, value)
+    return value
+
+
+def _check_positive(name: str, value: object) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise SetupError(name, f"expected a positive integer, got {value!r}")
 
 
 def _check_choice(field: str, value: object, choices: tuple[str, ...]) -> None:
@@ -249,7 +365,7 @@ def _int(field: str, value: object, minimum: int = 1, k_suffix: bool = False) ->
         scale = 1
         if k_suffix and text.endswith("k"):
             text, scale = text[:-1], 1024
-        if not re.fullmatch(r"[+-]?[0-9]+", text):
+        if not re.fullmatch(r"[+-]?[0-9]{1,30}", text):  # bounded: int() of 5,000 digits raises (issue 15)
             hint = " (or Nk = N×1024)" if k_suffix else ""
             raise SetupError(field, f"expected an integer >= {minimum}{hint}, got {value!r}")
         number = int(text) * scale
@@ -371,21 +487,51 @@ def _shape(options: Mapping[str, object], base: ModelSpec | None) -> ModelSpec:
     hidden = int(values.get("hidden", base.hidden if base else 0))
     heads = int(values.get("heads", base.heads if base else 0))
     kv_heads = int(values.get("kv_heads", base.kv_heads if base else 0))
-    if hidden % heads:
+    extra: dict[str, object] = {}
+    for key in SHAPE_INT_KEYS:
+        if options.get(key) is not None:
+            extra[key] = _int(key, options[key], minimum=0)
+        elif base is not None:
+            extra[key] = getattr(base, key)
+    for key in SHAPE_BOOL_KEYS:
+        if options.get(key) is not None:
+            extra[key] = _bool(key, options[key])
+        elif base is not None:
+            extra[key] = getattr(base, key)
+    if base is not None:
+        extra["block_norms"] = base.block_norms
+        extra["moe_family"] = base.moe_family
+        if options.get("head_dim") is None and base.head_dim * base.heads == base.hidden:
+            extra["head_dim"] = 0  # implicit in the preset: follow a changed hidden or heads
+        if options.get("expert_ffn") is None and base.experts and base.expert_ffn == base.ffn and "ffn" in values:
+            extra["expert_ffn"] = 0
+        if options.get("shared_ffn") is None and base.experts and base.shared_ffn == base.expert_ffn:
+            extra["shared_ffn"] = 0
+        if options.get("experts") is not None and not extra["experts"]:  # experts 0: make it dense
+            for key in ("top_k", "expert_ffn", "shared_experts", "shared_ffn", "dense_layers"):
+                extra[key] = 0
+            extra["router_bias"] = False
+    if not extra.get("head_dim") and hidden % heads:
         near = (d for d in range(max(1, heads - 4096), heads + 4096) if hidden % d == 0)
         divisors = sorted(near, key=lambda d: (abs(d - heads), d))[:4] or [1]
         raise SetupError("heads", f"{heads} heads do not divide hidden {hidden}; expected a divisor of hidden "
-                                  f"(e.g. {', '.join(map(str, sorted(divisors)))})")
+                                  f"(e.g. {', '.join(map(str, sorted(divisors)))}) or an explicit head_dim")
     if heads % kv_heads:
         raise SetupError("kv_heads", f"{kv_heads} KV heads do not divide {heads} heads; expected a divisor of heads")
+    if base is None and extra.get("experts") and "ffn" not in values:
+        values["ffn"] = int(extra.get("expert_ffn") or 0) or llama_ffn(hidden)
     fields = dict(
         name=name, style=style, tied=tied, bias=bias,
         layers=int(values.get("layers", base.layers if base else 0)), hidden=hidden, heads=heads,
         kv_heads=kv_heads, ffn=int(values.get("ffn", base.ffn if base else 0)),
         vocab=int(values.get("vocab", base.vocab if base else 0)),
         positions=int(values.get("positions", base.positions if base else 0)),
+        **extra,
     )
-    return ModelSpec(**fields)  # type: ignore[arg-type]
+    try:
+        return ModelSpec(**fields)  # type: ignore[arg-type]
+    except ShapeError as exc:
+        raise SetupError(exc.field, exc.message) from None
 
 
 def setup_from_options(options: Mapping[str, object]) -> Setup:
@@ -407,18 +553,26 @@ def setup_from_options(options: Mapping[str, object]) -> Setup:
     else:
         model = base
     kwargs: dict[str, object] = {"model": model}
-    for key in ("method", "precision", "optimizer", "recompute", "attention", "loss", "impl", "offload",
-                "lora_targets", "weights_dtype", "kv_dtype"):
-        if key in given:
-            choices = {
-                "method": METHODS, "precision": PRECISIONS, "optimizer": OPTIMIZERS, "recompute": RECOMPUTES,
-                "attention": ATTENTIONS, "loss": LOSSES, "impl": IMPLS, "offload": OFFLOADS,
-                "lora_targets": LORA_TARGETS, "weights_dtype": WEIGHT_DTYPES, "kv_dtype": KV_DTYPES,
-            }[key]
-            value = given[key]
+    choices = {
+        "method": METHODS, "precision": PRECISIONS, "optimizer": OPTIMIZERS, "recompute": RECOMPUTES,
+        "attention": ATTENTIONS, "loss": LOSSES, "impl": IMPLS, "offload": OFFLOADS,
+        "lora_targets": LORA_TARGETS, "weights": WEIGHT_FORMATS, "kv_dtype": KV_DTYPES, "compute": COMPUTES,
+    }
+    if "weights" in given and "weights_dtype" in given:
+        raise SetupError("weights_dtype", "the old name of weights; expected one of them, not both")
+    weights_key = "weights_dtype" if "weights_dtype" in given else "weights"
+    for key, accepted in choices.items():
+        source = weights_key if key == "weights" else key
+        if source in given:
+            value = given[source]
             if key == "recompute" and isinstance(value, bool):
                 value = "full" if value else "none"
-            kwargs[key] = _choice(key, value, choices)
+            if source == "weights_dtype":
+                key_norm = _norm(value)
+                if key_norm in LEGACY_WEIGHTS:
+                    kwargs[key] = LEGACY_WEIGHTS[key_norm]
+                    continue
+            kwargs[key] = _choice(source, value, accepted)
     precision = kwargs.get("precision", "bf16-mixed")
     if "grads" in given:
         raw = _norm(given["grads"])
@@ -428,23 +582,93 @@ def setup_from_options(options: Mapping[str, object]) -> Setup:
         kwargs["grads"] = int(raw)
         if precision == "fp32" and raw == "16":
             raise SetupError("grads", "fp32 precision keeps 32-bit gradients; expected 32 (or a mixed precision)")
-    for key in ("batch", "gpus", "lora_rank"):
+    for key in ("batch", "gpus", "lora_rank", "group_size", "tp", "pp", "ep", "microbatches", "interleave",
+                "kv_block", "group", "rollout_batch"):
         if key in given:
             kwargs[key] = _int(key, given[key])
-    if "seq" in given:
-        kwargs["seq"] = _int("seq", given["seq"], k_suffix=True)
+    for key in ("seq", "prompt"):
+        if key in given:
+            kwargs[key] = _int(key, given[key], k_suffix=True)
     if "zero" in given:
         raw = _norm(given["zero"]).removeprefix("zero").removeprefix("-").removeprefix("stage").removeprefix("-")
         if raw not in ("0", "1", "2", "3"):
             raise SetupError("zero", f"expected a ZeRO stage 0 | 1 | 2 | 3, got {given['zero']!r}")
         kwargs["zero"] = int(raw)
-    if "double_quant" in given:
-        kwargs["double_quant"] = _bool("double_quant", given["double_quant"])
+    for key in ("double_quant", "sp"):
+        if key in given:
+            kwargs[key] = _bool(key, given[key])
     if "gpu" in given:
         kwargs["gpu"] = _gpu(given["gpu"])
-    if "mfu" in given:
-        kwargs["mfu"] = _fraction("mfu", given["mfu"])
+    for key in ("mfu", "gpu_util", "bandwidth_efficiency"):
+        if key in given:
+            kwargs[key] = _fraction(key, given[key])
     for key in ("reserve", "overhead"):
         if key in given:
             kwargs[key] = _bytes(key, given[key])
-    return Setup(**kwargs)  # type: ignore[arg-type]
+    if "lora_dropout" in given:
+        raw = given["lora_dropout"]
+        try:
+            text = unicodedata.normalize("NFKC", str(raw)).strip()
+            kwargs["lora_dropout"] = float(text[:-1]) / 100 if text.endswith("%") else float(text)
+        except ValueError:
+            raise SetupError("lora_dropout", f"expected a probability in [0, 1), e.g. 0.05, got {raw!r}") from None
+        if isinstance(raw, bool):
+            raise SetupError("lora_dropout", f"expected a probability in [0, 1), e.g. 0.05, got {raw!r}")
+    if "link_bandwidth" in given:
+        kwargs["link_bandwidth"] = _rate("link_bandwidth", given["link_bandwidth"], _BANDWIDTH_UNITS,
+                                         "bytes/s like 50 GB/s, 400 Gb/s or 5e10")
+    if "tokens_per_s" in given:
+        kwargs["tokens_per_s"] = _rate("tokens_per_s", given["tokens_per_s"], _TOKEN_RATE_UNITS,
+                                       "tokens/s like 3000, 3k or 1.2M tokens/s")
+    if "train_tokens" in given:
+        kwargs["train_tokens"] = _tokens("train_tokens", given["train_tokens"])
+    for key in ("critic_model", "reward_model"):
+        if key in given:
+            try:
+                kwargs[key] = _model(given[key])
+            except SetupError as exc:
+                raise SetupError(key, exc.message) from None
+    try:
+        return Setup(**kwargs)  # type: ignore[arg-type]
+    except SetupError as exc:
+        if exc.field == "weights" and weights_key == "weights_dtype":
+            raise SetupError("weights_dtype", exc.message.replace("expected bf16", "expected 16-bit")) from None
+        raise
+
+
+_BANDWIDTH_UNITS = {"": 1, "b/s": 1, "bytes/s": 1, "kb/s": 1e3, "mb/s": 1e6, "gb/s": 1e9, "tb/s": 1e12,
+                    "kib/s": 2**10, "mib/s": 2**20, "gib/s": 2**30, "tib/s": 2**40,
+                    # bits per second (network links): Gb/s, Gbps, Gbit/s
+                    "gbps": 1e9 / 8, "gbit/s": 1e9 / 8, "tbps": 1e12 / 8, "tbit/s": 1e12 / 8, "mbps": 1e6 / 8}
+_TOKEN_RATE_UNITS = {"": 1, "k": 1e3, "m": 1e6, "tokens/s": 1, "tok/s": 1, "k-tokens/s": 1e3, "ktok/s": 1e3,
+                     "k-tok/s": 1e3, "m-tokens/s": 1e6, "m-tok/s": 1e6, "mtok/s": 1e6}
+
+
+def _rate(field: str, value: object, units: Mapping[str, float], example: str) -> float:
+    """A positive finite rate with an optional unit; `Gb/s` (bits) is told apart from `GB/s` (bytes)."""
+    if isinstance(value, bool):
+        raise SetupError(field, f"expected {example}, got {value!r}")
+    text = unicodedata.normalize("NFKC", str(value)).strip().replace(",", "")
+    match = re.fullmatch(r"([0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?)\s*(.*)", text)
+    unit = match.group(2).strip() if match else ""
+    if match and field == "link_bandwidth" and re.fullmatch(r"[KMGT]b/s", unit):  # Gb/s: a lower-case b = bits
+        scale: float | None = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}[unit[0]] / 8
+    else:
+        scale = units.get(re.sub(r"\s+", "-", unit.lower())) if match else None
+    if not match or scale is None:
+        raise SetupError(field, f"expected {example}, got {value!r}")
+    number = float(match.group(1)) * scale
+    if not (0 < number < math.inf):
+        raise SetupError(field, f"expected a positive finite rate ({example}), got {value!r}")
+    return number
+
+
+def _tokens(field: str, value: object) -> int:
+    """A token count: 2T, 1.4e12, 15万亿 (the parameter-count grammar, 'tokens' allowed after it)."""
+    text = value
+    if isinstance(value, str):
+        text = re.sub(r"\s*(tokens?|tok)\s*$", "", value.strip(), flags=re.IGNORECASE)
+    try:
+        return parse_count(text)  # type: ignore[arg-type]
+    except ValueError:
+        raise SetupError(field, f"expected a token count like 2T, 1.4e12 or 15万亿, got {value!r}") from None

@@ -15,9 +15,10 @@ the largest number of layers that fits. The answer is that model's parameter cou
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Callable
 
+from quizapp.memory.activations import check_mla_training
 from quizapp.memory.breakdown import NO_ADJUST, Adjust, breakdown
 from quizapp.memory.fit import DEFAULT_RESERVE
 from quizapp.memory.gpus import GPU
@@ -100,6 +101,7 @@ def _solve(setup, gpu, reserve, field, adjust) -> int:
     if not setup.model.has_shape:
         what = "activations" if setup.training else "the KV cache"
         raise SetupError("model", f"the largest {field} depends on {what}, which need a shape, not a bare count")
+    check_mla_training(setup)  # MLA training activations are out of scope: no largest value without them
     usable = _usable(setup, gpu, reserve)
     total = _remembered(lambda n: breakdown(replace(setup, **{field: n}), adjust).total)
     # Activations and the KV cache grow linearly in batch and (flash attention) sequence; eager
@@ -132,6 +134,9 @@ def max_model(setup: Setup, gpu: GPU | None = None, reserve: int | None = DEFAUL
         return breakdown(replace(setup, model=model), adjust).total <= usable
 
     base = setup.model
+    if base.has_shape and (base.is_moe or base.is_mla):
+        raise SetupError("model", "the largest model is searched within a dense family (scaled heads and layers); "
+                                  "not modelled for mixture-of-experts or MLA models")
     if not base.has_shape:
         # Architecture-free terms are (nearly) linear in the count: usable / bytes-per-param, less
         # the fixed terms, starts the search.
@@ -160,3 +165,119 @@ def max_params(setup: Setup, gpu: GPU | None = None, reserve: int | None = DEFAU
     """The parameter count of max_model (0 if nothing fits)."""
     model = max_model(setup, gpu, reserve, adjust)
     return model.params if model else 0
+
+
+# --- serving and cluster solves (issue 11) -----------------------------------------------------------
+def max_concurrency_at_context(setup: Setup) -> int:
+    """The most sequences of `seq` tokens the paged KV cache holds at once (0 if the weights leave no
+    room); exact: n·⌈s/B⌉·B·kv fits the budget and n + 1 does not."""
+    from quizapp.memory import formats
+    from quizapp.memory import serving as S
+
+    S.check_serving(setup)
+    return S.max_concurrency(S.budget_of(setup), formats.kv_bytes_per_token_per_gpu(setup), setup.seq, setup.kv_block)
+
+
+def max_context_at_concurrency(setup: Setup) -> int:
+    """The longest context (a whole number of KV blocks) that `batch` concurrent sequences can each
+    hold (0 if not one block each fits)."""
+    from quizapp.memory import formats
+    from quizapp.memory import serving as S
+
+    S.check_serving(setup)
+    return S.max_context(S.budget_of(setup), formats.kv_bytes_per_token_per_gpu(setup), setup.batch, setup.kv_block)
+
+
+def _divisors(n: int) -> list[int]:
+    return [d for d in range(1, n + 1) if n % d == 0]
+
+
+def min_tp(setup: Setup) -> int:
+    """The smallest tensor-parallel degree t (a divisor of the heads) at which `batch` sequences of
+    `seq` tokens fit the KV budget left by W/t on each GPU; 0 if no degree does."""
+    from quizapp.memory import serving as S
+
+    S.check_serving(setup)
+    if setup.gpu is None:
+        raise SetupError("gpu", "the smallest TP degree needs a GPU preset")
+    for t in _divisors(setup.model.heads):
+        trial = replace(setup, tp=t)
+        if max_concurrency_at_context(trial) >= setup.batch:
+            return t
+    return 0
+
+
+@dataclass(frozen=True)
+class GpuPlan:
+    """The smallest cluster that fits a training setup: `gpus` in all, as `dp` x `tp` x `pp`."""
+
+    gpus: int
+    strategy: str  # "zero-3" | "tp x pp"
+    dp: int
+    tp: int
+    pp: int
+
+
+def _fits_training(setup: Setup, usable: float) -> bool:
+    return breakdown(setup).total <= usable
+
+
+def min_gpus(setup: Setup) -> GpuPlan | None:
+    """The fewest GPUs that fit a training setup per GPU; None if no number does.
+
+    With tp or pp given (> 1): the smallest t·pp (t a divisor of the heads, pp at most the layers;
+    fewer stages first on a tie) with one data-parallel replica. Otherwise ZeRO-3 over N data-parallel
+    GPUs: memory per GPU falls with N towards the activations, so the smallest N that fits is
+    bracketed by doubling and bisected (exact)."""
+    if not setup.training:
+        raise SetupError("method", "the smallest cluster is a training solve; for serving use min_tp")
+    check_mla_training(setup)
+    usable = _usable(setup, None, None)
+    m = setup.model
+    if setup.tp > 1 or setup.pp > 1:
+        if not m.has_shape:
+            raise SetupError("model", "tensor and pipeline parallelism need a shape, not a bare count")
+        best: GpuPlan | None = None
+        for t in _divisors(m.heads):
+            if best is not None and t > best.gpus:
+                break
+
+            def fits_pp(pp: int, t: int = t) -> bool:
+                return _fits_training(replace(setup, tp=t, pp=pp, interleave=1, gpus=1, zero=0, ep=1), usable)
+
+            if not fits_pp(m.layers):
+                continue
+            lo, hi = 1, m.layers  # the fewest stages that fit: fits_pp is monotone in pp
+            while lo < hi:
+                mid = (lo + hi) // 2
+                if fits_pp(mid):
+                    hi = mid
+                else:
+                    lo = mid + 1
+            if best is None or t * lo < best.gpus:
+                best = GpuPlan(t * lo, "tp x pp", 1, t, lo)
+        return best
+    base = replace(setup, zero=3, tp=1, pp=1, interleave=1)
+
+    def fits_n(n: int) -> bool:
+        try:
+            trial = replace(base, gpus=n, ep=setup.ep if n % setup.ep == 0 else 1)
+        except SetupError:
+            return False
+        return _fits_training(trial, usable)
+
+    if fits_n(1):
+        return GpuPlan(1, "zero-3", 1, 1, 1)
+    cap = 2**20
+    if not fits_n(cap):
+        return None
+    lo, hi = 1, 2  # fits_n(lo) is False
+    while not fits_n(hi):
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits_n(mid):
+            hi = mid
+        else:
+            lo = mid
+    return GpuPlan(hi, "zero-3", hi, 1, 1)

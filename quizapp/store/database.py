@@ -1,16 +1,20 @@
 """Opening the database file safely: refuse foreign, corrupted or newer files before anything writes.
 
-SQLAlchemy and SQLite are only let near the file once a read-only check has passed: the first 16
-bytes must be SQLite's header, and a read-only connection (`immutable=1` when no -wal file exists,
-so SQLite creates no -wal/-shm files) runs `PRAGMA quick_check` and reads meta.schema_version. A
-refused file is left byte for byte as it was, and a missing file is only created once we know it is
-ours to create.
+SQLAlchemy and SQLite are only let near the file once a read-only check has passed: the first 100
+bytes must be SQLite's header (with quizapp's application id or none), and a read-only connection
+that creates nothing beside the file (`connect_read_only`: a mode=ro URI, or an in-memory copy of a
+cleanly closed WAL file; never `immutable`) runs `PRAGMA quick_check` and reads meta.schema_version.
+A refused file is left byte for byte as it was, and a missing file is only created once we know it
+is ours to create. Commands that only read use `open_read_only_engine`: an in-memory copy of the
+file (an older schema is upgraded in the copy only), no create, no migration of the file, no WAL
+switch, and every connection is `query_only`.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -19,9 +23,11 @@ from urllib.parse import quote
 from sqlalchemy import create_engine, event, select, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.pool import StaticPool
 from sqlmodel import SQLModel
 
 import quizapp.store.mock_tables  # noqa: F401  (their tables belong to schema version 1)
+import quizapp.store.srs_tables  # noqa: F401  (flags, card-operation journal, imported history)
 from quizapp.store.errors import StoreError
 from quizapp.store.migrations import MIGRATIONS, SCHEMA_VERSION, Migration
 from quizapp.store.tables import Meta
@@ -32,31 +38,108 @@ BUSY_TIMEOUT_MS = 5000
 UNTOUCHED = "the file was left untouched"
 
 
+class NoHistory(StoreError):
+    """A read-only open found no quizapp history: no file, an empty file or an SQLite file with no tables.
+
+    Commands that only read catch it and show their empty result (exit 0); nothing was created.
+    """
+
+
+WAL_FORMAT = 2  # header bytes 18-19 (write/read format version): 2 = the file is in WAL mode
+SNAPSHOT_TRIES = 3
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    """os.stat, None for a missing file; StoreError for any other failure (a name too long, a loop)."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except NotADirectoryError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot use this database path: {exc.strerror or exc}") from None
+
+
+def _read_header(path: Path) -> bytes:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(100)
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot read the database: {exc.strerror or exc}") from None
+
+
+def _snapshot(path: Path) -> bytes | None:
+    """The whole file, read while no writer touched it (same inode, size, mtime; still no -wal), or None."""
+    wal = Path(f"{path}-wal")
+    for _ in range(SNAPSHOT_TRIES):
+        before = os.stat(path)
+        with open(path, "rb") as handle:
+            data = handle.read()
+        after = os.stat(path)
+        same = (before.st_ino, before.st_size, before.st_mtime_ns) == (after.st_ino, after.st_size, after.st_mtime_ns)
+        if same and len(data) == after.st_size and not os.path.lexists(wal):
+            return data
+    return None
+
+
+def connect_read_only(path: Path) -> sqlite3.Connection:
+    """A query_only sqlite3 connection on `path` that creates, writes and leaves nothing beside it.
+
+    A WAL-mode file with no -wal beside it (closed cleanly, so every commit is in the file itself) is
+    read into memory and opened from there: SQLite opening such a file, even with mode=ro, creates
+    -wal and -shm files that a read-only connection can never remove (it does not checkpoint), and
+    that block the owner's writes if another user made them. Anything else (a file in rollback mode,
+    or one a writer is using right now) is opened with a mode=ro URI, so SQLite takes its usual
+    read locks and sees the writer's commits; never `immutable`, which ignores a concurrent writer.
+    StoreError (naming the path) if it cannot be opened.
+    """
+    try:
+        header = _read_header(path)
+        data = None
+        if len(header) >= 20 and header[19] == WAL_FORMAT and not os.path.lexists(f"{path}-wal"):
+            data = _snapshot(path)
+        if data is not None:
+            copy = bytearray(data)
+            copy[18] = copy[19] = 1  # an in-memory database cannot be in WAL mode; the file is not touched
+            conn = sqlite3.connect(":memory:", check_same_thread=False)
+            conn.deserialize(bytes(copy))
+        else:
+            conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, check_same_thread=False,
+                                   timeout=BUSY_TIMEOUT_MS / 1000)
+        conn.execute("PRAGMA query_only = ON")
+        return conn
+    except (sqlite3.Error, OSError) as exc:
+        raise StoreError(f"{path}: cannot open the database read-only ({exc}); {UNTOUCHED}") from None
+
+
 def inspect_file(path: Path, current: int = SCHEMA_VERSION) -> int | None:
     """The schema version of an existing quizapp database, or None if there is nothing there yet.
 
     Raises StoreError (naming the path) for a directory, an unreadable, foreign or corrupted file,
-    or a database written by a newer version. Never writes to the file.
+    or a database written by a newer version. Never writes to the file or beside it.
     """
-    if not path.exists():
-        return None
-    if not path.is_file():
-        raise StoreError(f"{path}: not a database file (it is a directory or a device)")
-    try:
-        with open(path, "rb") as handle:
-            header = handle.read(100)
-    except OSError as exc:
-        raise StoreError(f"{path}: cannot read the database: {exc.strerror or exc}") from None
+    version, conn = _inspect(path, current, keep=False)
+    return version
+
+
+def _inspect(path: Path, current: int, keep: bool) -> tuple[int | None, sqlite3.Connection | None]:
+    """inspect_file's checks; with keep=True the read-only connection they used is returned open."""
+    found = _stat(path)
+    if found is None:
+        return None, None
+    if not stat.S_ISREG(found.st_mode):
+        kind = ("a directory" if stat.S_ISDIR(found.st_mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(found.st_mode)
+                else "a device or socket")
+        raise StoreError(f"{path}: not a database file (it is {kind}); give the path of a quizapp database file")
+    header = _read_header(path)
     if not header:
-        return None  # an empty file holds no data: SQLite treats it as a new database
+        return None, None  # an empty file holds no data: SQLite treats it as a new database
     if len(header) < 100 or not header.startswith(SQLITE_HEADER):
         raise StoreError(f"{path}: not a quizapp database (not an SQLite file); {UNTOUCHED}")
-    wal = Path(f"{path}-wal")
-    mode = "mode=ro" if wal.exists() else "immutable=1"
-    try:
-        conn = sqlite3.connect(f"file:{quote(str(path))}?{mode}", uri=True)
-    except sqlite3.Error as exc:
-        raise StoreError(f"{path}: cannot open the database read-only ({exc}); {UNTOUCHED}") from None
+    if int.from_bytes(header[68:72], "big") not in (0, APPLICATION_ID):  # refused before SQLite opens it
+        raise StoreError(f"{path}: an SQLite database of another application, not quizapp's; {UNTOUCHED}")
+    conn = connect_read_only(path)
     try:
         check = conn.execute("PRAGMA quick_check").fetchall()
         if check != [("ok",)]:
@@ -66,26 +149,98 @@ def inspect_file(path: Path, current: int = SCHEMA_VERSION) -> int | None:
             raise StoreError(f"{path}: an SQLite database of another application, not quizapp's; {UNTOUCHED}")
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
-            return None  # an empty SQLite database: ours to initialise
+            conn.close()
+            return None, None  # an empty SQLite database: ours to initialise
         if "meta" not in tables:
             raise StoreError(f"{path}: an SQLite database but not a quizapp one (no meta table); {UNTOUCHED}")
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.Error as exc:
-        raise StoreError(f"{path}: the database is corrupted or unreadable ({exc}); {UNTOUCHED}") from None
-    finally:
         conn.close()
+        raise StoreError(f"{path}: the database is corrupted or unreadable ({exc}); {UNTOUCHED}") from None
+    except BaseException:
+        conn.close()
+        raise
     try:
         version = int(row[0]) if row is not None else None
     except (TypeError, ValueError):
         version = None
     if version is None or version < 1:
+        conn.close()
         raise StoreError(f"{path}: the database has no valid schema version; {UNTOUCHED}")
     if version > current:
+        conn.close()
         raise StoreError(
             f"{path}: written by a newer quizapp (schema version {version}, this one reads up to "
             f"{current}); upgrade quizapp; {UNTOUCHED}"
         )
-    return version
+    if not keep:
+        conn.close()
+        return version, None
+    return version, conn
+
+
+def open_read_only_engine(
+    path: Path,
+    current: int = SCHEMA_VERSION,
+    migrations: Mapping[int, Migration] = MIGRATIONS,
+) -> Engine:
+    """An engine that only reads the quizapp database at `path`: for commands that change nothing.
+
+    It reads a copy of the database in memory, taken when it opens (the file's bytes for a cleanly
+    closed file, else SQLite's backup through a mode=ro connection, which sees what a running app has
+    committed to its -wal). A file from an older quizapp is upgraded in that copy only, and tables
+    added since the file was made are created there, so every query of this version works; the file
+    itself is never written, migrated or switched to WAL, and nothing is created beside it. Every
+    connection is query_only (a write fails with "attempt to write a readonly database").
+    NoHistory if there is no history to read (missing, empty, or an SQLite file with no tables);
+    StoreError for a foreign, damaged or newer file, left untouched.
+    """
+    found = _stat(path)
+    if found is None:
+        raise NoHistory(f"{path}: no review history yet (there is no database file; the app creates it)")
+    version, conn = _inspect(path, current, keep=True)
+    if version is None:
+        raise NoHistory(f"{path}: no review history yet (the file holds no quizapp data); {UNTOUCHED}")
+    assert conn is not None
+    missing = [v for v in range(version, current) if v not in migrations]
+    if missing:
+        conn.close()
+        raise StoreError(f"{path}: no migration from schema version {missing[0]}; {UNTOUCHED}")
+    try:
+        memory = _copy_in_memory(conn)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise StoreError(f"{path}: cannot read the database ({exc}); {UNTOUCHED}") from None
+    if memory is not conn:
+        conn.close()  # the file's read-only connection: done with it, nothing was left beside the file
+    engine = create_engine("sqlite://", creator=lambda: memory, poolclass=StaticPool)
+    _configure(engine)
+    try:
+        with engine.execution_options(immediate=True).begin() as copy:
+            for step in range(version, current):
+                migrations[step](copy)
+                _set_version(copy, step + 1)
+            SQLModel.metadata.create_all(copy)  # tables this version has that the file predates
+        memory.execute("PRAGMA query_only = ON")
+    except (SQLAlchemyError, sqlite3.Error) as exc:
+        engine.dispose()
+        reason = getattr(exc, "orig", None) or exc
+        raise StoreError(f"{path}: cannot read the database: {reason}; {UNTOUCHED}") from None
+    return engine
+
+
+def _is_memory(conn: sqlite3.Connection) -> bool:
+    return conn.execute("PRAGMA database_list").fetchone()[2] == ""
+
+
+def _copy_in_memory(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """`conn`'s database as a writable in-memory connection (itself when it already is one)."""
+    if _is_memory(conn):
+        conn.execute("PRAGMA query_only = OFF")
+        return conn
+    memory = sqlite3.connect(":memory:", check_same_thread=False)
+    conn.backup(memory)
+    return memory
 
 
 def ensure_directory(directory: Path) -> None:
@@ -134,6 +289,12 @@ def make_engine(path: Path) -> Engine:
         f"sqlite:///{path}",
         connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
     )
+    _configure(engine)
+    return engine
+
+
+def _configure(engine: Engine) -> None:
+    """The connection settings and BEGIN handling make_engine describes (read-only engines share them)."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record) -> None:
@@ -148,8 +309,6 @@ def make_engine(path: Path) -> Engine:
     def _on_begin(conn: Connection) -> None:
         immediate = conn.get_execution_options().get("immediate", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
-
-    return engine
 
 
 def _backup(engine: Engine, path: Path, version: int) -> Path:

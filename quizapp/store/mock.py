@@ -1,120 +1,44 @@
-"""The mock-interview domain: which questions to ask, what was answered, how it scored, what to retry.
+"""Mock-interview records: the `mock_session` and `mock_item` rows, read and written (persistence only).
 
-Everything a mock interview decides lives here, below the TUI, so it is unit-tested without Textual:
-drawing questions (weighted toward weak and overdue cards, reproducible from a seed), planning the
-steps (question, its follow-ups, its quick calculations), writing each answer as the user moves on
-(so a quit or a crash keeps it), resuming, scoring, the "retry the misses" list, and putting chosen
-ratings into the schedule through `Store.review(..., mode="mock")`.
+What an interview decides (drawing, planning, grading, scoring, which ratings go to the schedule) is
+`quizapp.practice.interview`'s; this module stores what it decided and hands rows back as frozen
+values. SQLAlchemy Core on the tables, like the rest of the store. Every write is one IMMEDIATE
+transaction; a database failure is a one-line StoreError naming the file. No language is stored: a
+drill's misconception is kept as its id and named when shown.
 """
 
 from __future__ import annotations
 
-import random
-from collections import defaultdict
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
 from datetime import datetime
 
-from sqlalchemy import update
+from sqlalchemy import case, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session, select
 
-from quizapp.content import Bank, Question, draw_variant, grade
-from quizapp.store.countdown import followup_budget
 from quizapp.store.errors import database_error
 from quizapp.store.mock_tables import MockItem, MockSession
 from quizapp.store.tables import Card
+from quizapp.vocab import CardKind, Rating, Verdict
 
-AGAIN, HARD, GOOD, EASY = 1, 2, 3, 4
-KINDS = ("question", "followup", "drill")
-SKIPPED = "skipped"  # a quick calculation left without a readable answer (empty, or time ran out)
+SESSION = MockSession.__table__
+ITEM = MockItem.__table__
+CARD = Card.__table__
 
-
-class MockError(ValueError):
-    """A mock interview cannot be set up as asked (one line, names the option)."""
-
-
-@dataclass(frozen=True)
-class MockOptions:
-    """What the user chose: `quizapp mock` flags or the setup form on Home."""
-
-    questions: int = 3
-    minutes: float = 5.0  # per question; fractions allowed (0.5 = 30 s)
-    followups: int = 2
-    topics: tuple[str, ...] = ()  # empty = every topic
-    seed: int | None = None
-    strict: bool = False
-    calcs: int = 2  # quick calculations per question (at most), chosen with the seed
-
-    def __post_init__(self) -> None:
-        if self.questions < 1:
-            raise MockError(f"--questions: expected a whole number >= 1, got {self.questions}")
-        if not self.minutes > 0 or self.minutes != self.minutes or self.minutes > 24 * 60:
-            raise MockError(f"--minutes: expected a number of minutes > 0 (e.g. 5 or 0.5), got {self.minutes}")
-        if self.followups < 0:
-            raise MockError(f"--followups: expected a whole number >= 0, got {self.followups}")
-        if self.calcs < 0:
-            raise MockError(f"--calcs: expected a whole number >= 0, got {self.calcs}")
-
-    @property
-    def question_budget(self) -> float:
-        return self.minutes * 60.0
-
-
-# --- drawing -------------------------------------------------------------------------------------
-
-
-def card_weakness(card, now: datetime) -> float:
-    """How much a card needs practice: 0 for a card never reviewed or well known, larger when weak.
-
-    lapses (0.5 each, up to 4), overdue time relative to the card's stability (up to 3), and
-    difficulty above the middle of FSRS's 1..10 scale (up to 1).
-    """
-    if card is None or getattr(card, "is_new", False) or getattr(card, "last_review", None) is None:
-        return 0.0
-    lapses = min(int(getattr(card, "lapses", 0) or 0), 4) * 0.5
-    overdue = 0.0
-    due = getattr(card, "due", None)
-    if due is not None and due < now:
-        stability = max(float(getattr(card, "stability", None) or 1.0), 1.0)
-        overdue = min((now - due).total_seconds() / 86400.0 / stability, 3.0)
-    difficulty = float(getattr(card, "difficulty", None) or 5.0)
-    hard = min(max(difficulty - 5.0, 0.0) / 5.0, 1.0)
-    return lapses + overdue + hard
-
-
-def question_weight(question_id: str, cards: Mapping[str, object], now: datetime) -> float:
-    """1 + the weakness of the question's weakest card (its own card, follow-ups or drills)."""
-    prefix = f"{question_id}/"
-    worst = max((card_weakness(c, now) for cid, c in cards.items() if cid.startswith(prefix)), default=0.0)
-    return 1.0 + worst
-
-
-def draw_questions(bank: Bank, cards: Mapping[str, object], options: MockOptions, now: datetime,
-                   rng: random.Random) -> list[Question]:
-    """Weighted sampling without replacement (Efraimidis-Spirakis keys), in bank order for a fixed seed."""
-    wanted = set(options.topics)
-    pool = [q for q in bank.questions if not wanted or q.topic in wanted]
-    if not bank.questions:
-        raise MockError("no questions to ask: the question bank is empty (see `quizapp validate`)")
-    if not pool:
-        known = ", ".join(bank.topics()) or "none"
-        raise MockError(f"--topic: no questions in {', '.join(sorted(wanted))}; topics are: {known}")
-    keyed = []
-    for question in pool:
-        weight = question_weight(question.id, cards, now)
-        keyed.append((rng.random() ** (1.0 / weight), question))
-    keyed.sort(key=lambda pair: pair[0], reverse=True)
-    return [q for _, q in keyed[: options.questions]]
+POINTS = {Rating.Again: 0.0, Rating.Hard: 0.5, Rating.Good: 1.0, Rating.Easy: 1.0}
+"""A rated item's share of the score (percent of the rated items' points). Declared beside the tables
+because the history's scores are computed in SQL from it."""
 
 
 @dataclass(frozen=True)
-class PlannedStep:
-    """One step of the interview before it is stored."""
+class PlannedItem:
+    """One step of an interview as planned, before it is stored."""
 
     question_index: int
-    kind: str
+    kind: CardKind
+    card_id: str
     question_id: str
     item_id: str
     topic: str
@@ -125,336 +49,85 @@ class PlannedStep:
     expected: float | None = None
     expected_display: str | None = None
 
-    @property
-    def card_id(self) -> str:
-        return f"{self.question_id}/{self.kind}/{self.item_id}"
+
+@dataclass(frozen=True)
+class StoredSession:
+    """A `mock_session` row."""
+
+    id: int
+    started_at: datetime
+    finished_at: datetime | None
+    completed: bool
+    question_count: int
+    minutes: float
+    followups: int
+    topics: tuple[str, ...]
+    seed: int | None
+    strict: bool
+    elapsed_s: float
+    applied: bool
 
 
-def plan_steps(questions: Sequence[Question], options: MockOptions, rng: random.Random) -> list[PlannedStep]:
-    """Per question: the question, its first K follow-ups, then up to N of its numeric drills.
+@dataclass(frozen=True)
+class StoredItem:
+    """A `mock_item` row: one asked step, what was answered and how it was rated."""
 
-    The N drills are drawn with `rng` (so the seed reproduces them) and asked in the question's order;
-    a question with many drills does not turn a short interview into a long calculation session.
-    """
-    steps: list[PlannedStep] = []
-    short = followup_budget(options.question_budget)
-    for index, question in enumerate(questions):
-        steps.append(PlannedStep(index, "question", question.id, "main", question.topic, question.title,
-                                 options.question_budget))
-        for followup in list(question.followups)[: options.followups]:
-            steps.append(PlannedStep(index, "followup", question.id, followup.id, question.topic, followup.q, short))
-        drills = list(question.drills)
-        if len(drills) > options.calcs:
-            chosen = set(rng.sample(range(len(drills)), options.calcs))
-            drills = [d for i, d in enumerate(drills) if i in chosen]
-        for drill in drills:
-            seed = rng.randrange(2**31)
-            try:
-                variant = draw_variant(question, drill, seed)
-            except ValueError:  # a drill the calculator cannot evaluate is left out, not a crash
-                continue
-            steps.append(PlannedStep(index, "drill", question.id, drill.id, question.topic, variant.prompt, short,
-                                     unit=variant.unit, variant_seed=seed, expected=variant.expected,
-                                     expected_display=variant.expected_display))
-    return steps
-
-
-# --- records -------------------------------------------------------------------------------------
-
-
-@dataclass
-class MockRecord:
-    """A stored session with its items in interview order (detached rows: safe to read anywhere)."""
-
-    session: MockSession
-    items: list[MockItem] = field(default_factory=list)
-    new_cards: frozenset[str] = frozenset()  # card ids never reviewed (their ratings are not pre-ticked)
-
-    def goes_to_schedule(self, item: MockItem) -> bool:
-        return goes_to_schedule(item, new=item.card_id in self.new_cards)
-
-    @property
-    def next_index(self) -> int | None:
-        """The first item not answered yet (where a resume starts); None when all are answered."""
-        for index, item in enumerate(self.items):
-            if item.answered_at is None:
-                return index
-        return None
-
-    @property
-    def total_budget(self) -> float:
-        return sum(item.budget_s for item in self.items)
-
-    def question_items(self, question_index: int) -> list[MockItem]:
-        return [i for i in self.items if i.question_index == question_index]
-
-    @property
-    def question_count(self) -> int:
-        return len({i.question_index for i in self.items})
+    id: int
+    session_id: int
+    position: int
+    question_index: int
+    kind: CardKind
+    card_id: str
+    question_id: str
+    item_id: str
+    topic: str
+    prompt: str
+    unit: str | None
+    variant_seed: int | None
+    budget_s: float
+    elapsed_s: float
+    answered_at: datetime | None
+    auto_advanced: bool
+    draft: str
+    verdict: Verdict | None
+    value: float | None
+    expected: float | None
+    expected_display: str | None
+    mistake_id: str | None
+    rating: Rating | None
+    to_schedule: bool | None
+    applied_rating: Rating | None
 
 
-@contextmanager
-def _session(store, *, write: bool = True) -> Iterator[Session]:
-    """A SQLModel session on the store's engine; writes take SQLite's write lock up front (IMMEDIATE).
+@dataclass(frozen=True)
+class GradedAnswer:
+    """What grading a quick calculation decided, stored with the answer."""
 
-    Database failures become a one-line StoreError naming the file.
-    """
-    bind = store.engine.execution_options(immediate=True) if write else store.engine
-    try:
-        with Session(bind, expire_on_commit=False) as db:
-            yield db
-    except SQLAlchemyError as exc:
-        raise database_error(store.path, exc) from None
+    verdict: Verdict
+    rating: Rating
+    value: float | None = None
+    expected: float | None = None
+    expected_display: str | None = None
+    mistake_id: str | None = None
 
 
-def start_session(store, bank: Bank, options: MockOptions, cards: Mapping[str, object] | None = None) -> MockRecord:
-    """Draw the questions, plan every step and store the session with all its (unanswered) items."""
-    seed = options.seed if options.seed is not None else random.SystemRandom().randrange(2**31)
-    rng = random.Random(seed)
-    now = store.clock.now()
-    if cards is None:
-        cards = card_rows(store)
-    questions = draw_questions(bank, cards, options, now, rng)
-    steps = plan_steps(questions, options, rng)
-    with _session(store) as db:
-        row = MockSession(started_at=now, question_count=len(questions), minutes=options.minutes,
-                          followups=options.followups, topics="\n".join(options.topics), seed=seed,
-                          strict=options.strict)
-        db.add(row)
-        db.flush()
-        items = [
-            MockItem(session_id=row.id, position=pos, question_index=s.question_index, kind=s.kind,
-                     card_id=s.card_id, question_id=s.question_id, item_id=s.item_id, topic=s.topic,
-                     prompt=s.prompt, unit=s.unit, variant_seed=s.variant_seed, budget_s=s.budget_s,
-                     expected=s.expected, expected_display=s.expected_display)
-            for pos, s in enumerate(steps)
-        ]
-        db.add_all(items)
-        db.commit()
-        for obj in (row, *items):
-            db.refresh(obj)
-        return MockRecord(row, items, _new_cards(db, items))
+@dataclass(frozen=True)
+class StoredInterview:
+    """A session, its items in interview order, and which of their cards were never reviewed."""
 
-
-def _new_cards(db: Session, items: Sequence[MockItem]) -> frozenset[str]:
-    """The items' cards that were never reviewed (reps == 0)."""
-    ids = {item.card_id for item in items}
-    if not ids:
-        return frozenset()
-    rows = db.exec(select(Card.card_id).where(Card.card_id.in_(ids), Card.reps == 0))  # type: ignore[attr-defined]
-    return frozenset(rows)
-
-
-def card_rows(store) -> dict[str, object]:
-    """card_id -> the store's card row, for weighting the draw."""
-    return {row.card_id: row for row in store.cards()}
-
-
-def load_session(store, session_id: int) -> MockRecord:
-    with _session(store, write=False) as db:
-        row = db.get(MockSession, session_id)
-        if row is None:
-            raise MockError(f"no mock session {session_id}")
-        items = db.exec(select(MockItem).where(MockItem.session_id == session_id).order_by(MockItem.position)).all()
-        return MockRecord(row, list(items), _new_cards(db, items))
-
-
-def save_draft(store, item_id: int, draft: str, elapsed_s: float, session_elapsed_s: float) -> None:
-    """Keep a draft in progress (on quit) without marking the item answered."""
-    with _session(store) as db:
-        item = db.get(MockItem, item_id)
-        item.draft = draft
-        item.elapsed_s = elapsed_s
-        session = db.get(MockSession, item.session_id)
-        session.elapsed_s = session_elapsed_s
-        db.commit()
-
-
-def record_answer(store, bank: Bank | None, item_id: int, draft: str, elapsed_s: float, session_elapsed_s: float,
-                  *, auto_advanced: bool = False, lang: str = "en") -> MockItem:
-    """Store one answered step as the user moves on; a drill is graded here, on the spot.
-
-    The last item answered completes the session.
-    """
-    now = None
-    with _session(store) as db:
-        item = db.get(MockItem, item_id)
-        if item is None:
-            raise MockError(f"no mock item {item_id}")
-        item.draft = draft
-        item.elapsed_s = elapsed_s
-        item.auto_advanced = auto_advanced
-        now = store.clock.now()
-        item.answered_at = now
-        if item.kind == "drill":
-            _grade_into(item, bank, draft, lang)
-        session = db.get(MockSession, item.session_id)
-        session.elapsed_s = session_elapsed_s
-        remaining = db.exec(select(MockItem).where(MockItem.session_id == item.session_id,
-                                                   MockItem.answered_at.is_(None),  # type: ignore[union-attr]
-                                                   MockItem.id != item.id)).first()
-        if remaining is None:
-            session.completed = True
-            session.finished_at = now
-        db.commit()
-        db.refresh(item)
-        return item
-
-
-def _drill_of(bank: Bank | None, item: MockItem):
-    """(question, drill) of a planned calculation, or (None, None) once it left the bank."""
-    question = bank.question(item.question_id) if bank is not None else None
-    drill = next((d for d in question.drills if d.id == item.item_id), None) if question else None
-    return (question, drill) if drill is not None else (None, None)
-
-
-def unreadable_reason(bank: Bank | None, item: MockItem, draft: str, lang: str = "en") -> str | None:
-    """Why a typed calculation answer cannot be read (the quantity parser's reason), or None when it can
-    be graded or is empty (an empty answer is a deliberate skip). The interview lets the user retype."""
-    if item.kind != "drill" or not draft.strip():
-        return None
-    question, drill = _drill_of(bank, item)
-    if drill is None:
-        return None
-    result = grade(draw_variant(question, drill, item.variant_seed), drill, draft, lang=lang)
-    return (result.reason or "?") if result.verdict == "unparseable" else None
-
-
-def _grade_into(item: MockItem, bank: Bank | None, draft: str, lang: str) -> None:
-    """Grade on the spot. No readable answer (empty, or left unreadable when time ran out) is stored as
-    "skipped": a miss (Again) like a wrong answer, but shown as "no answer" rather than "could not read"."""
-    question, drill = _drill_of(bank, item)
-    if drill is None:  # the drill left the bank since the interview was planned
-        item.verdict, item.rating = "unparseable", AGAIN
-        return
-    variant = draw_variant(question, drill, item.variant_seed)
-    result = grade(variant, drill, draft, lang=lang)
-    if result.verdict == "unparseable":
-        item.verdict, item.value, item.rating = SKIPPED, None, AGAIN
-        item.expected, item.expected_display = result.expected, variant.expected_display
-        item.mistake_id = item.mistake_label = None
-        return
-    item.verdict = result.verdict
-    item.value = result.value
-    item.expected = result.expected
-    item.expected_display = variant.expected_display
-    item.mistake_id = result.mistake_id
-    item.mistake_label = result.mistake_label
-    item.rating = result.suggested_rating if result.suggested_rating is not None else AGAIN
-
-
-def finish_session(store, session_id: int, session_elapsed_s: float | None = None) -> None:
-    """Mark the session complete even if items were left (the user ended the interview early)."""
-    with _session(store) as db:
-        session = db.get(MockSession, session_id)
-        if session_elapsed_s is not None:
-            session.elapsed_s = session_elapsed_s
-        session.completed = True
-        session.finished_at = session.finished_at or store.clock.now()
-        db.commit()
-
-
-def rate_item(store, item_id: int, rating: int) -> None:
-    if rating not in (AGAIN, HARD, GOOD, EASY):
-        raise MockError(f"rating: expected 1-4, got {rating}")
-    with _session(store) as db:
-        item = db.get(MockItem, item_id)
-        item.rating = rating
-        db.commit()
-
-
-def set_to_schedule(store, item_id: int, chosen: bool) -> None:
-    with _session(store) as db:
-        item = db.get(MockItem, item_id)
-        item.to_schedule = chosen
-        db.commit()
-
-
-# --- scoring -------------------------------------------------------------------------------------
-
-_POINTS = {AGAIN: 0.0, HARD: 0.5, GOOD: 1.0, EASY: 1.0}
-
-
-def is_miss(item: MockItem) -> bool:
-    """Again or Hard (for drills: wrong, unreadable, or only close)."""
-    return item.rating is not None and item.rating <= HARD
-
-
-def goes_to_schedule(item: MockItem, new: bool = False) -> bool:
-    """The user's choice, else the default: yes for misses of cards already studied.
-
-    A never-reviewed (`new`) card is not ticked by default: its first rating would introduce it and
-    spend one of the day's new cards, which the user did not ask for by taking a mock interview.
-    """
-    if item.rating is None:
-        return False
-    if item.to_schedule is not None:
-        return item.to_schedule
-    return is_miss(item) and not new
-
-
-def score(items: Iterable[MockItem]) -> float | None:
-    """Percent of the rated items' points (Good/Easy 1, Hard 0.5, Again 0); None if nothing is rated."""
-    rated = [item for item in items if item.rating is not None]
-    if not rated:
-        return None
-    return 100.0 * sum(_POINTS[item.rating] for item in rated) / len(rated)
-
-
-def weakest_topics(items: Iterable[MockItem], limit: int = 3) -> list[tuple[str, float]]:
-    """Topics by score, lowest first (only topics with a rated item)."""
-    by_topic: dict[str, list[MockItem]] = defaultdict(list)
-    for item in items:
-        if item.rating is not None:
-            by_topic[item.topic].append(item)
-    ranked = sorted(((topic, score(group)) for topic, group in by_topic.items()), key=lambda p: (p[1], p[0]))
-    return ranked[:limit]
-
-
-def misses(items: Iterable[MockItem]) -> list[str]:
-    """Card ids of the missed items, in interview order, for "retry the misses" (a cram)."""
-    seen: list[str] = []
-    for item in items:
-        if is_miss(item) and item.card_id not in seen:
-            seen.append(item.card_id)
-    return seen
-
-
-def apply_ratings(store, session_id: int) -> int:
-    """Log the chosen ratings into the schedule (mode "mock"); each item at most once. Returns the count."""
-    record = load_session(store, session_id)
-    schedulable = {row.card_id for row in store.cards()}  # cards that left the bank are skipped
-    applied = 0
-    for item in record.items:
-        if item.applied_rating is not None or not record.goes_to_schedule(item) or item.card_id not in schedulable:
-            continue
-        mark_applied = (
-            update(MockItem.__table__)  # type: ignore[attr-defined]
-            .where(MockItem.__table__.c.id == item.id)  # type: ignore[attr-defined]
-            .values(applied_rating=item.rating)
-        )
-        store.review(item.card_id, item.rating, duration_ms=int(item.elapsed_s * 1000), mode="mock",
-                     answer=item.draft or None, verdict=item.verdict, mistake=item.mistake_id,
-                     also=lambda conn, statement=mark_applied: conn.execute(statement))
-        applied += 1
-    with _session(store) as db:
-        row = db.get(MockSession, session_id)
-        row.applied = True
-        db.commit()
-    return applied
-
-
-# --- history -------------------------------------------------------------------------------------
+    session: StoredSession
+    items: tuple[StoredItem, ...]
+    new_cards: frozenset[str]
 
 
 @dataclass(frozen=True)
 class MockSessionSummary:
-    """One past session as the statistics screen and `quizapp stats` list it."""
+    """One past session as the statistics screen, the setup form and `quizapp stats` list it."""
 
     id: int
     date: datetime  # started, UTC
     questions: int
-    score: float | None  # percent of rated items, None if nothing rated
+    score: float | None  # percent of the rated items' POINTS, None if nothing rated
     completed: bool
     answered: int  # items answered
     items: int
@@ -462,31 +135,172 @@ class MockSessionSummary:
     minutes: float
 
 
+# --- plumbing ------------------------------------------------------------------------------------
+
+
+@contextmanager
+def _writing(store) -> Iterator[Connection]:
+    """One IMMEDIATE write transaction on the store's database; failures as StoreError."""
+    try:
+        with store.engine.execution_options(immediate=True).begin() as conn:
+            yield conn
+    except SQLAlchemyError as exc:
+        raise database_error(store.path, exc) from None
+
+
+def _session_row(row) -> StoredSession:
+    values = dict(row)
+    values["topics"] = tuple(t for t in (values["topics"] or "").split("\n") if t)
+    return StoredSession(**{f.name: values[f.name] for f in fields(StoredSession)})
+
+
+def _item_row(row) -> StoredItem:
+    values = {f.name: row[f.name] for f in fields(StoredItem)}
+    values["kind"] = CardKind(values["kind"])
+    for name, kind in (("verdict", Verdict), ("rating", Rating), ("applied_rating", Rating)):
+        if values[name] is not None:
+            values[name] = kind(values[name])
+    return StoredItem(**values)
+
+
+# --- writing -------------------------------------------------------------------------------------
+
+
+def create_session(store, *, started_at: datetime, question_count: int, minutes: float, followups: int,
+                   topics: Sequence[str], seed: int | None, strict: bool, items: Sequence[PlannedItem]) -> int:
+    """Store a planned session with all its (unanswered) items; returns the session id."""
+    with _writing(store) as conn:
+        session_id = conn.execute(insert(SESSION).values(
+            started_at=started_at, question_count=question_count, minutes=minutes, followups=followups,
+            topics="\n".join(topics), seed=seed, strict=strict, completed=False, elapsed_s=0.0, applied=False,
+        )).inserted_primary_key[0]
+        if items:
+            conn.execute(insert(ITEM), [
+                {**{f.name: getattr(item, f.name) for f in fields(PlannedItem)}, "session_id": session_id,
+                 "position": position, "elapsed_s": 0.0, "auto_advanced": False, "draft": ""}
+                for position, item in enumerate(items)
+            ])
+    return session_id
+
+
+def save_draft(store, item_id: int, draft: str, elapsed_s: float, session_elapsed_s: float) -> None:
+    """Keep a draft in progress without marking the item answered."""
+    with _writing(store) as conn:
+        conn.execute(update(ITEM).where(ITEM.c.id == item_id).values(draft=draft, elapsed_s=elapsed_s))
+        conn.execute(update(SESSION).where(SESSION.c.id == select(ITEM.c.session_id).where(ITEM.c.id == item_id)
+                                           .scalar_subquery()).values(elapsed_s=session_elapsed_s))
+
+
+def record_answer(store, item_id: int, *, draft: str, elapsed_s: float, session_elapsed_s: float,
+                  auto_advanced: bool, graded: GradedAnswer | None = None) -> StoredItem | None:
+    """Store one answered step (None if there is no such item); the last one answered completes the session."""
+    now = store.clock.now()
+    with _writing(store) as conn:
+        session_id = conn.execute(select(ITEM.c.session_id).where(ITEM.c.id == item_id)).scalar()
+        if session_id is None:
+            return None
+        values = dict(draft=draft, elapsed_s=elapsed_s, auto_advanced=auto_advanced, answered_at=now)
+        if graded is not None:
+            values.update(verdict=graded.verdict, rating=graded.rating, value=graded.value,
+                          expected=graded.expected, expected_display=graded.expected_display,
+                          mistake_id=graded.mistake_id)
+        conn.execute(update(ITEM).where(ITEM.c.id == item_id).values(**values))
+        conn.execute(update(SESSION).where(SESSION.c.id == session_id).values(elapsed_s=session_elapsed_s))
+        remaining = conn.execute(select(ITEM.c.id).where(ITEM.c.session_id == session_id,
+                                                         ITEM.c.answered_at.is_(None)).limit(1)).first()
+        if remaining is None:
+            conn.execute(update(SESSION).where(SESSION.c.id == session_id).values(completed=True, finished_at=now))
+        return _item_row(conn.execute(select(ITEM).where(ITEM.c.id == item_id)).mappings().one())
+
+
+def finish_session(store, session_id: int, session_elapsed_s: float | None = None) -> None:
+    """Mark the session complete even if items were left (the user ended the interview early)."""
+    values: dict[str, object] = {"completed": True,
+                                 "finished_at": func.coalesce(SESSION.c.finished_at, store.clock.now())}
+    if session_elapsed_s is not None:
+        values["elapsed_s"] = session_elapsed_s
+    with _writing(store) as conn:
+        conn.execute(update(SESSION).where(SESSION.c.id == session_id).values(**values))
+
+
+def set_rating(store, item_id: int, rating: Rating) -> None:
+    with _writing(store) as conn:
+        conn.execute(update(ITEM).where(ITEM.c.id == item_id).values(rating=rating))
+
+
+def set_to_schedule(store, item_id: int, chosen: bool) -> None:
+    with _writing(store) as conn:
+        conn.execute(update(ITEM).where(ITEM.c.id == item_id).values(to_schedule=chosen))
+
+
+def mark_applied(item_id: int, rating: Rating) -> Callable[[Connection], object]:
+    """The write that marks an item's rating as logged: give it to `Store.review(also=...)`, so the log
+    row and the mark are one transaction and a crash can never log one rating twice."""
+    statement = update(ITEM).where(ITEM.c.id == item_id).values(applied_rating=rating)
+    return lambda conn: conn.execute(statement)
+
+
+def mark_session_applied(store, session_id: int) -> None:
+    with _writing(store) as conn:
+        conn.execute(update(SESSION).where(SESSION.c.id == session_id).values(applied=True))
+
+
+# --- reading -------------------------------------------------------------------------------------
+
+
+def load(store, session_id: int) -> StoredInterview | None:
+    """A stored session with its items (None if there is no such session)."""
+    with store.reading() as conn:
+        row = conn.execute(select(SESSION).where(SESSION.c.id == session_id)).mappings().first()
+        if row is None:
+            return None
+        items = tuple(_item_row(r) for r in conn.execute(
+            select(ITEM).where(ITEM.c.session_id == session_id).order_by(ITEM.c.position)).mappings())
+        ids = {item.card_id for item in items}
+        new = frozenset(conn.execute(select(CARD.c.card_id).where(CARD.c.card_id.in_(ids), CARD.c.reps == 0))
+                        .scalars()) if ids else frozenset()
+    return StoredInterview(_session_row(row), items, new)
+
+
+def load_item(store, item_id: int) -> StoredItem | None:
+    with store.reading() as conn:
+        row = conn.execute(select(ITEM).where(ITEM.c.id == item_id)).mappings().first()
+    return _item_row(row) if row is not None else None
+
+
+def _score_column():
+    points = case(*((ITEM.c.rating == int(r), p) for r, p in POINTS.items()), else_=None)
+    return 100.0 * func.avg(points)
+
+
 def list_sessions(store, limit: int | None = None) -> list[MockSessionSummary]:
-    """Past mock sessions, newest first."""
-    with _session(store, write=False) as db:
-        query = select(MockSession).order_by(MockSession.started_at.desc(), MockSession.id.desc())  # type: ignore[union-attr]
-        if limit is not None:
-            query = query.limit(limit)
-        sessions = db.exec(query).all()
-        ids = [s.id for s in sessions]
-        items_by_session: dict[int, list[MockItem]] = defaultdict(list)
-        if ids:
-            for item in db.exec(select(MockItem).where(MockItem.session_id.in_(ids))):  # type: ignore[union-attr]
-                items_by_session[item.session_id].append(item)
-        return [
-            MockSessionSummary(
-                id=s.id, date=s.started_at, questions=s.question_count, score=score(items_by_session[s.id]),
-                completed=s.completed, answered=sum(i.answered_at is not None for i in items_by_session[s.id]),
-                items=len(items_by_session[s.id]), elapsed_s=s.elapsed_s, minutes=s.minutes,
-            )
-            for s in sessions
-        ]
+    """Past sessions, newest first, with their score and how much was answered."""
+    per_session = (
+        select(ITEM.c.session_id, _score_column().label("score"), func.count().label("items"),
+               func.count(ITEM.c.answered_at).label("answered"))
+        .group_by(ITEM.c.session_id)
+        .subquery()
+    )
+    query = (
+        select(SESSION, per_session.c.score, per_session.c["items"], per_session.c.answered)
+        .outerjoin(per_session, per_session.c.session_id == SESSION.c.id)
+        .order_by(SESSION.c.started_at.desc(), SESSION.c.id.desc())
+    )
+    if limit is not None:
+        query = query.limit(limit)
+    with store.reading() as conn:
+        rows = conn.execute(query).mappings().all()
+    return [
+        MockSessionSummary(id=r["id"], date=r["started_at"], questions=r["question_count"], score=r["score"],
+                           completed=bool(r["completed"]), answered=int(r["answered"] or 0),
+                           items=int(r["items"] or 0), elapsed_s=r["elapsed_s"], minutes=r["minutes"])
+        for r in rows
+    ]
 
 
 def latest_incomplete(store) -> int | None:
-    """The newest session left unfinished (what `quizapp mock --resume` and Home offer to resume)."""
-    with _session(store, write=False) as db:
-        row = db.exec(select(MockSession).where(MockSession.completed == False)  # noqa: E712
-                      .order_by(MockSession.started_at.desc(), MockSession.id.desc())).first()
-        return row.id if row else None
+    """The newest session left unfinished (what `quizapp mock --resume` and the setup form offer)."""
+    query = (select(SESSION.c.id).where(SESSION.c.completed.is_(False))
+             .order_by(SESSION.c.started_at.desc(), SESSION.c.id.desc()).limit(1))
+    with store.reading() as conn:
+        return conn.execute(query).scalar()

@@ -1,6 +1,7 @@
 """Tables of the mock-interview history: one `mock_session` row per interview, one `mock_item` per step.
 
-The store's database initialisation imports this module before `create_all` (schema version 1).
+The store's database initialisation imports this module before `create_all` (since schema version 1;
+version 2 dropped `mistake_label`, see migrations.py).
 Every item row is written when the interview is planned and filled in as each step is answered,
 so quitting or a crash keeps what was answered and the session can be resumed from the first
 unanswered item. Plain `datetime` columns: SQLModel round-trips them UTC-aware.
@@ -41,7 +42,7 @@ class MockItem(SQLModel, table=True):
     session_id: int = Field(foreign_key="mock_session.id", index=True)
     position: int  # order in the interview (0-based, across all questions)
     question_index: int  # which question of the interview (0-based)
-    kind: str  # "question" | "followup" | "drill"
+    kind: str  # a quizapp.vocab.CardKind: question | followup | drill
     card_id: str  # question_id/kind/item_id: the card the rating goes to
     question_id: str
     item_id: str
@@ -55,12 +56,11 @@ class MockItem(SQLModel, table=True):
     auto_advanced: bool = False  # strict mode moved on when the time ran out
     draft: str = ""
     # drills, graded on the spot (shown only in the debrief)
-    verdict: str | None = None  # correct | close | wrong | unparseable
+    verdict: str | None = None  # a quizapp.vocab.Verdict: correct | close | wrong | skipped
     value: float | None = None
     expected: float | None = None
     expected_display: str | None = None
-    mistake_id: str | None = None
-    mistake_label: str | None = None
+    mistake_id: str | None = None  # the catalogue's id (named by quizapp.words when shown) or an extra mistake's label
     # the debrief
     rating: int | None = None  # self-rating (drills: the grader's suggestion), fsrs Rating value
     to_schedule: bool | None = None  # None = the default (yes for misses)

@@ -17,17 +17,15 @@ from sqlalchemy.exc import SQLAlchemyError
 from quizapp.store.errors import StoreError
 from quizapp.store.mock_tables import MockItem
 from quizapp.store.tables import Card, ReviewLog
+from quizapp.vocab import CardKind, Mode, Rating, State, Verdict
 
 CARD = Card.__table__
 LOG = ReviewLog.__table__
 MOCK_ITEM = MockItem.__table__
 
-LEARNING, REVIEW, RELEARNING = 1, 2, 3  # fsrs.State values as stored in card.state / review_log.prev_state
-AGAIN = 1
-MODES = ("review", "cram", "mock")
-SCHEDULED_MODES = ("review", "mock")  # cram answers never move the schedule, so retention ignores them
+SCHEDULED_MODES = tuple(m for m in Mode if m.scheduled)  # cram answers never move the schedule: retention ignores them
 STATES = ("new", "learning", "review", "relearning", "suspended", "leech")
-VERDICTS = ("correct", "close", "wrong", "unparseable", "skipped")  # skipped: a mock calculation left unanswered
+VERDICTS = tuple(Verdict)  # skipped: a mock calculation left unanswered
 ALL_TIME = None
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -118,10 +116,10 @@ class DrillAccuracy:
 
 @dataclass(frozen=True)
 class MistakeCount:
-    """A named misconception and how often the grader recognised it in the user's answers."""
+    """A misconception and how often the grader recognised it in the user's answers. `mistake_id` is
+    the catalogue's id (rendered by quizapp.words where shown) or a question's own extra-mistake label."""
 
     mistake_id: str
-    label: str
     count: int
 
 
@@ -223,7 +221,7 @@ def reviews_per_day(store, days: int = 30) -> list[DayCount]:
         for i, mode, n in conn.execute(query):
             counts.setdefault(i, {})[mode] = int(n)
     return [
-        DayCount(day=_local_date(store, lo), **{m: counts.get(i, {}).get(m, 0) for m in MODES})
+        DayCount(day=_local_date(store, lo), **{m.value: counts.get(i, {}).get(m, 0) for m in Mode})
         for i, (lo, _hi) in enumerate(windows)
     ]
 
@@ -231,10 +229,10 @@ def reviews_per_day(store, days: int = 30) -> list[DayCount]:
 def true_retention(store, days: int | None = 30) -> Retention:
     """Share of Review-state cards recalled (rating above Again) in the last `days` study days
     (None: all time), scheduled answers only (review and mock modes), against desired retention."""
-    conditions = [LOG.c.prev_state == REVIEW, LOG.c.prev_reps > 0, LOG.c.mode.in_(SCHEDULED_MODES)]
+    conditions = [LOG.c.prev_state == State.Review, LOG.c.prev_reps > 0, LOG.c.mode.in_(SCHEDULED_MODES)]
     if days is not None:
         conditions.append(LOG.c.reviewed_at >= study_days_back(store, days)[0][0])
-    query = select(func.count(), func.coalesce(func.sum(case((LOG.c.rating > AGAIN, 1), else_=0)), 0))
+    query = select(func.count(), func.coalesce(func.sum(case((LOG.c.rating > Rating.Again, 1), else_=0)), 0))
     with store.reading() as conn:
         total, recalled = conn.execute(query.where(*conditions)).one()
     return Retention(days=days, recalled=int(recalled), total=int(total), desired=store.config.desired_retention)
@@ -267,9 +265,9 @@ def state_counts(store) -> list[StateCounts]:
         select(
             CARD.c.topic,
             count(active, CARD.c.reps == 0),
-            count(active, CARD.c.reps > 0, CARD.c.state == LEARNING),
-            count(active, CARD.c.reps > 0, CARD.c.state == REVIEW),
-            count(active, CARD.c.reps > 0, CARD.c.state == RELEARNING),
+            count(active, CARD.c.reps > 0, CARD.c.state == State.Learning),
+            count(active, CARD.c.reps > 0, CARD.c.state == State.Review),
+            count(active, CARD.c.reps > 0, CARD.c.state == State.Relearning),
             count(CARD.c.suspended.is_(True)),
             count(CARD.c.leech.is_(True)),
         )
@@ -290,11 +288,11 @@ def _graded_answers():
     logged = (
         select(CARD.c.topic.label("topic"), LOG.c.verdict.label("verdict"), LOG.c.mistake.label("mistake"))
         .select_from(LOG.join(CARD, CARD.c.card_id == LOG.c.card_id))
-        .where(CARD.c.kind == "drill", LOG.c.verdict.in_(VERDICTS))
+        .where(CARD.c.kind == CardKind.DRILL, LOG.c.verdict.in_(VERDICTS))
     )
     mocked = (
         select(MOCK_ITEM.c.topic, MOCK_ITEM.c.verdict, MOCK_ITEM.c.mistake_id)
-        .where(MOCK_ITEM.c.kind == "drill", MOCK_ITEM.c.verdict.in_(VERDICTS),
+        .where(MOCK_ITEM.c.kind == CardKind.DRILL, MOCK_ITEM.c.verdict.in_(VERDICTS),
                MOCK_ITEM.c.answered_at.is_not(None), MOCK_ITEM.c.applied_rating.is_(None))
     )
     return union_all(logged, mocked).subquery("graded")
@@ -319,20 +317,7 @@ def drill_accuracy(store) -> list[DrillAccuracy]:
     return [*rows, total]
 
 
-def mistake_label(mistake_id: str, lang: str = "en") -> str:
-    """The catalogue's name for a misconception id; a question's own extra mistake is stored by
-    its label, which is returned as it is."""
-    try:
-        from quizapp.memory import MISTAKES
-    except ImportError:  # the calculator package without its catalogue: show the id
-        return mistake_id
-    mistake = MISTAKES.get(mistake_id)
-    if mistake is None:
-        return mistake_id
-    return mistake.label_zh if lang == "zh" else mistake.label_en
-
-
-def top_mistakes(store, limit: int = 10, lang: str = "en") -> list[MistakeCount]:
+def top_mistakes(store, limit: int = 10) -> list[MistakeCount]:
     """The named misconceptions found most often in drill answers, mock calculations included (ties by id)."""
     graded = _graded_answers()
     n = func.count().label("n")
@@ -345,7 +330,7 @@ def top_mistakes(store, limit: int = 10, lang: str = "en") -> list[MistakeCount]
     )
     with store.reading() as conn:
         rows = conn.execute(query).all()
-    return [MistakeCount(mid, mistake_label(mid, lang), int(count)) for mid, count in rows]
+    return [MistakeCount(mid, int(count)) for mid, count in rows]
 
 
 def leeches(store) -> list[Leech]:
@@ -370,10 +355,8 @@ def _aware(value: datetime | None) -> datetime | None:
 
 def mock_scores(store, limit: int | None = 20) -> tuple[list[MockScore], bool]:
     """Past mock interviews, newest first, and whether the mock records could be read at all."""
-    try:
-        from quizapp.store.mock import list_sessions
-    except ImportError:
-        return [], False
+    from quizapp.store.mock import list_sessions
+
     try:
         sessions = list_sessions(store, limit=limit)
     except (SQLAlchemyError, StoreError):
@@ -385,7 +368,7 @@ def mock_scores(store, limit: int | None = 20) -> tuple[list[MockScore], bool]:
     ], True
 
 
-def collect(store, lang: str = "en") -> Statistics:
+def collect(store) -> Statistics:
     """Every figure at once (one clock reading for the day labels)."""
     now = _now(store)
     mocks, available = mock_scores(store)
@@ -397,7 +380,7 @@ def collect(store, lang: str = "en") -> Statistics:
         forecast=tuple(due_forecast(store, 30)),
         states=tuple(state_counts(store)),
         accuracy=tuple(drill_accuracy(store)),
-        mistakes=tuple(top_mistakes(store, lang=lang)),
+        mistakes=tuple(top_mistakes(store)),
         leeches=tuple(leeches(store)),
         mocks=tuple(mocks),
         mocks_available=available,

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, NamedTuple
 
 from fsrs import Rating, State
 from sqlalchemy import and_, bindparam, func, insert, or_, select, update
@@ -22,36 +22,30 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.clock import Clock
 from quizapp.store.config import SETTINGS, SchedulerConfig, SettingError, config_with, setting, setting_from_stored
-from quizapp.store.database import open_engine
+from quizapp.store.database import open_engine, open_read_only_engine
 from quizapp.store.days import day_bounds
 from quizapp.store.errors import StoreError, database_error
+from quizapp.store.new_order import MIXED, OrderCard, mixed_ranks
 from quizapp.store.records import CardRow, Counts, SyncReport, TodayProgress
 from quizapp.store.scheduling import fuzz_rng, make_scheduler, to_fsrs
 from quizapp.store.tables import Card, Meta, ReviewLog
+from quizapp.vocab import Mode, Verdict
+
+if TYPE_CHECKING:
+    from quizapp.content import CardSpec
 
 CARD = Card.__table__
 LOG = ReviewLog.__table__
 META = Meta.__table__
 
-MODES = ("review", "cram", "mock")
-SCHEDULED_MODES = ("review", "mock")  # cram never touches the schedule
+SCHEDULED_MODES = tuple(mode for mode in Mode if mode.scheduled)  # cram never touches the schedule
 MAX_DURATION_MS = 60_000  # Anki caps answer time at 60 s
 # the columns a review changes; undo writes their stored values back
 _DATETIME = CARD.c.due.type  # SQLModel's UTCDateTime: its processors convert to/from stored text
 MUTABLE = ("state", "step", "stability", "difficulty", "due", "last_review", "suspended",
            "buried_until", "leech", "lapses", "reps")
 SETTING_PREFIX = "setting:"
-
-
-class CardSpecLike(Protocol):
-    """What sync needs of a card (quizapp.content.CardSpec has these attributes)."""
-
-    card_id: str
-    question_id: str
-    kind: str
-    item_id: str
-    topic: str
-    order: int
+NEW_BATCH = 400  # ids per lookup when walking the mixed new-card order (SQLite allows 32766 parameters)
 
 
 def _row(mapping) -> CardRow:
@@ -66,6 +60,53 @@ def _row(mapping) -> CardRow:
     )
 
 
+class _QueueRow(NamedTuple):
+    card_id: str
+    question_id: str
+    kind: str
+    topic: str
+    state: int
+    reps: int
+    due: str  # stored text
+    buried_until: str | None
+    bank_order: int
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    """One card of a day's review as it will be shown (Store.queue).
+
+    section: "learning" (due now, or `due` later today), "review", "new". day: 0 today, 1 tomorrow...
+    """
+
+    day: int
+    section: str
+    card_id: str
+    kind: str
+    topic: str
+    due: datetime | None  # None for a new card
+
+
+@dataclass(frozen=True)
+class DayCounts:
+    """What today's review will still show, limits and sibling burying applied (Anki's three numbers).
+
+    learning: learning/relearning cards due before the day ends (no limit applies to them);
+    review: review-state cards due today, within what is left of reviews_per_day;
+    new: new cards, within what is left of new_per_day. Each card counts once, however many
+    learning steps it will take. One source for every view that says what is left today (the review
+    header reads it; Home and Stats are meant to read the same).
+    """
+
+    learning: int
+    review: int
+    new: int
+
+    @property
+    def total(self) -> int:
+        return self.learning + self.review + self.new
+
+
 class Store:
     """Cards, review history and scheduling over one SQLite file. Build it with Store.open()."""
 
@@ -76,29 +117,49 @@ class Store:
         self.clock = clock
         self._use_config(config)
         self._follows_settings = False  # True when config came from the stored settings (Store.open)
+        self.read_only = False  # Store.open(..., read_only=True): every write raises StoreError
         # Undo is per Store instance, like Anki's per-session undo: a restart starts with nothing to undo.
         self._undo_stack: list[int] = []  # review_log ids written by this Store, newest last
+        self._operation_stack: list[int] = []  # card_operation ids (quizapp.store.card_ops), newest last
+        # (card-set key, card_id -> mixed rank, card ids in mixed order), rebuilt when the card set changes
+        self._ranks: tuple[tuple, dict[str, tuple[float, str]], list[str]] | None = None
 
     def _use_config(self, config: SchedulerConfig) -> None:
         self.config = config
         self._scheduler = make_scheduler(config)
         self._preview_scheduler = make_scheduler(config, fuzz=False)
+        # a topic with its own desired retention (topic_retention) gets its own schedulers: topic over global
+        self._topic_schedulers = {
+            topic: (make_scheduler(replace(config, desired_retention=r)),
+                    make_scheduler(replace(config, desired_retention=r), fuzz=False))
+            for topic, r in config.topic_retention}
+
+    def _scheduler_for(self, topic: str, *, preview: bool = False):
+        pair = self._topic_schedulers.get(topic)
+        if pair is None:
+            return self._preview_scheduler if preview else self._scheduler
+        return pair[1] if preview else pair[0]
 
     # --- life cycle ---------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: Path | None, clock: Clock, config: SchedulerConfig | None = None) -> Store:
+    def open(cls, path: Path | None, clock: Clock, config: SchedulerConfig | None = None, *,
+             read_only: bool = False) -> Store:
         """Open (creating if missing) the database at `path`; None = the platformdirs default.
 
         config None: the user's stored settings (`quizapp settings`) over SchedulerConfig's defaults.
         An explicit config is used as given and the stored settings are ignored (tests pass one).
+        read_only=True (commands that only read): nothing is created, migrated or switched to WAL,
+        writes raise StoreError, and a missing or empty file raises NoHistory (a StoreError).
         """
         if path is None:
             from quizapp.locations import default_db_path
 
             path = default_db_path()
         path = Path(path).expanduser().absolute()
-        store = cls(open_engine(path), path, clock, config or SchedulerConfig())
+        engine = open_read_only_engine(path) if read_only else open_engine(path)
+        store = cls(engine, path, clock, config or SchedulerConfig())
+        store.read_only = read_only
         if config is None:
             try:
                 store._use_config(config_with(SchedulerConfig(), store.scheduling_settings()))
@@ -129,6 +190,8 @@ class Store:
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
+        if self.read_only:
+            raise StoreError(f"{self.path}: opened read-only (by a command that only reads); nothing was changed")
         try:
             with self._writer.begin() as conn:
                 yield conn
@@ -167,11 +230,11 @@ class Store:
 
     # --- cards ----------------------------------------------------------------------------------
 
-    def sync(self, cards: Sequence[CardSpecLike]) -> SyncReport:
+    def sync(self, cards: Sequence[CardSpec]) -> SyncReport:
         """Bring the card table in line with the bank: add new cards, update topic/order, orphan the
         missing, restore returning ones. Nothing is deleted; progress hangs on card_id only."""
         now = self._now()
-        specs: dict[str, CardSpecLike] = {}
+        specs: dict[str, CardSpec] = {}
         for spec in cards:
             specs.setdefault(spec.card_id, spec)
         with self._write() as conn:
@@ -208,6 +271,7 @@ class Store:
                 )
             if orphan:
                 conn.execute(update(CARD).where(CARD.c.card_id == bindparam("b_id")).values(orphaned=True), orphan)
+        self._ranks = None
         return SyncReport(added=len(added), updated=len(changed) - restored, orphaned=len(orphan),
                           restored=restored, total=len(specs))
 
@@ -238,7 +302,7 @@ class Store:
         """The card to show now, or None when the day is done.
 
         Order: learning/relearning cards due now; then review cards due before the next rollover,
-        most overdue first (within reviews_per_day); then new cards in bank order (within
+        most overdue first (within reviews_per_day); then new cards in the `new_order` (within
         new_per_day); then, if nothing else is left, a learning card due within learn_ahead.
         Suspended, buried and orphaned cards are never shown.
         """
@@ -260,11 +324,138 @@ class Store:
                     found = first(CARD.c.reps > 0, CARD.c.state == int(State.Review), CARD.c.due < end,
                                   order=(CARD.c.due, CARD.c.card_id))
                 if found is None and new_done < self.config.new_per_day:
-                    found = first(CARD.c.reps == 0, order=(CARD.c.bank_order, CARD.c.card_id))
+                    found = self._first_new(conn, base, now, topic)
                 if found is None and self.config.learn_ahead > timedelta(0):
                     found = first(learning, CARD.c.due <= now + self.config.learn_ahead,
                                   order=(CARD.c.due, CARD.c.card_id))
         return _row(found) if found is not None else None
+
+    def _first_new(self, conn: Connection, where, now: datetime, topic: str | None):
+        """The new card to introduce next among those matching `where` (visible, of `topic`), in the `new_order`."""
+        if self.config.new_order != MIXED:
+            query = select(CARD).where(where, CARD.c.reps == 0).order_by(CARD.c.bank_order, CARD.c.card_id).limit(1)
+            return conn.execute(query).mappings().first()
+        self._mixed_ranks(conn)
+        ordered = self._ranks[2]
+        # Walk the mixed order in batches, asking which ids are still new and visible (`where` as plain
+        # SQL through the driver cursor): a few primary-key lookups instead of reading every new card.
+        sql = ("SELECT card_id FROM card WHERE card_id IN ({ids}) AND reps = 0 AND orphaned = 0 AND suspended = 0"
+               " AND (buried_until IS NULL OR buried_until <= ?)" + (" AND topic = ?" if topic is not None else ""))
+        moment = _DATETIME.dialect_impl(conn.dialect).bind_processor(conn.dialect)(now)
+        cursor = conn.connection.driver_connection.cursor()
+        try:
+            for start in range(0, len(ordered), NEW_BATCH):
+                batch = ordered[start:start + NEW_BATCH]
+                params = (*batch, moment) if topic is None else (*batch, moment, topic)
+                found = {row[0] for row in cursor.execute(sql.format(ids=",".join("?" * len(batch))), params)}
+                if found:
+                    best = next(cid for cid in batch if cid in found)
+                    return conn.execute(select(CARD).where(CARD.c.card_id == best)).mappings().first()
+        finally:
+            cursor.close()
+        return None
+
+    def _mixed_ranks(self, conn: Connection) -> dict[str, tuple[float, str]]:
+        """card_id -> its key in the mixed order, computed over every card in the bank; cached until
+        the card set changes (sync here, or a sync by another window: the cheap key below changes)."""
+        key = tuple(conn.exec_driver_sql("SELECT count(*), max(rowid) FROM card").one())
+        if self._ranks is None or self._ranks[0] != key:
+            rows = conn.execute(select(CARD.c.card_id, CARD.c.question_id, CARD.c.kind, CARD.c.bank_order)
+                                .where(CARD.c.orphaned.is_(False))).all()
+            ranks = dict(mixed_ranks(OrderCard(*r) for r in rows))
+            self._ranks = (key, ranks, sorted(ranks, key=ranks.__getitem__))
+        return self._ranks[1]
+
+    def queue(self, days: int = 1, topic: str | None = None) -> list[QueueEntry]:
+        """Today's review as next_card will show it, in order, and with days > 1 the coming days; reads only.
+
+        Today: learning cards due now, reviews due today (most overdue first, within what is left of
+        reviews_per_day), new cards in the new_order (within what is left of new_per_day), then
+        learning cards due later today. Siblings are skipped as burying will skip them (a second new
+        or review card of a question already on the day's list). A coming day lists the reviews due
+        by its end that no earlier day listed and the next new_per_day new cards: the cards answered
+        before it get intervals that cannot be known yet, so their returns are not listed.
+        """
+        if days < 1:
+            raise StoreError(f"{self.path}: days: expected a whole number >= 1, got {days}")
+        now = self._now()
+        sql = ("SELECT card_id, question_id, kind, topic, state, reps, due, buried_until, bank_order FROM card"
+               " WHERE orphaned = 0 AND suspended = 0" + (" AND topic = ?" if topic is not None else ""))
+        with self.reading() as conn:
+            # raw driver rows: stored times stay fixed-width UTC text, which compares like the times
+            cursor = conn.connection.driver_connection.execute(sql, () if topic is None else (topic,))
+            rows = [_QueueRow(*r) for r in cursor.fetchall()]
+            to_sql = _DATETIME.dialect_impl(conn.dialect).bind_processor(conn.dialect)
+            from_sql = _DATETIME.dialect_impl(conn.dialect).result_processor(conn.dialect, None)
+            start, end = self.day_bounds(now)
+            new_done, reviews_done = self._done_today(conn, start)
+            ranks = self._mixed_ranks(conn) if self.config.new_order == MIXED else None
+        if ranks is not None:
+            new_key = lambda r: ranks.get(r.card_id, (2.0, r.card_id))  # noqa: E731
+        else:
+            new_key = lambda r: (r.bank_order, r.card_id)  # noqa: E731
+        learning_states = (int(State.Learning), int(State.Relearning))
+        new_rows = sorted((r for r in rows if r.reps == 0), key=new_key)
+        review_rows = sorted((r for r in rows if r.reps > 0 and r.state == int(State.Review)),
+                             key=lambda r: (r.due, r.card_id))
+        learning_rows = sorted((r for r in rows if r.reps > 0 and r.state in learning_states),
+                               key=lambda r: (r.due, r.card_id))
+        listed: set[str] = set()
+        out: list[QueueEntry] = []
+        for day in range(days):
+            if day:
+                start, end = self.day_bounds(end + timedelta(minutes=1))
+                new_done = reviews_done = 0
+            moment = to_sql(now if day == 0 else start)
+            now_s, end_s = to_sql(now), to_sql(end)
+            shown_questions: set[str] = set()
+
+            def visible(r) -> bool:
+                return r.card_id not in listed and (r.buried_until is None or r.buried_until <= moment)
+
+            def take(r, section: str, due: str | None) -> None:
+                listed.add(r.card_id)
+                shown_questions.add(r.question_id)
+                out.append(QueueEntry(day, section, r.card_id, r.kind, r.topic, from_sql(due) if due else None))
+
+            later = []
+            if day == 0:
+                for r in learning_rows:
+                    if visible(r) and r.due < end_s:
+                        (take(r, "learning", r.due) if r.due <= now_s else later.append(r))
+            room = max(self.config.reviews_per_day - reviews_done, 0)
+            for r in review_rows:
+                if room <= 0:
+                    break
+                if visible(r) and r.due < end_s and not (self.config.bury_siblings and r.question_id in shown_questions):
+                    take(r, "review", r.due)
+                    room -= 1
+            room = max(self.config.new_per_day - new_done, 0)
+            for r in new_rows:
+                if room <= 0:
+                    break
+                if visible(r) and not (self.config.bury_siblings and r.question_id in shown_questions):
+                    take(r, "new", None)
+                    room -= 1
+            for r in later:
+                take(r, "learning", r.due)
+        return out
+
+    def day_counts(self, topic: str | None = None) -> DayCounts:
+        """Today's learning / review / new cards still to show, limits and burying applied (see DayCounts)."""
+        entries = self.queue(1, topic)
+        return DayCounts(learning=sum(e.section == "learning" for e in entries),
+                         review=sum(e.section == "review" for e in entries),
+                         new=sum(e.section == "new" for e in entries))
+
+    def day_counts_by_topic(self) -> dict[str, DayCounts]:
+        """topic -> day_counts(topic) (what reviewing only that topic would show today); key "" is
+        day_counts() over all topics. The rows need not add up to the total: each is capped by the limits."""
+        with self.reading() as conn:
+            topics = [t for (t,) in conn.exec_driver_sql("SELECT DISTINCT topic FROM card WHERE orphaned = 0")]
+        result = {topic: self.day_counts(topic) for topic in sorted(topics)}
+        result[""] = self.day_counts()
+        return result
 
     def counts(self) -> dict[str, Counts]:
         """topic -> Counts(due today, new, learned); key "" is the total over all topics."""
@@ -369,12 +560,12 @@ class Store:
         card = to_fsrs(row)
         result = {}
         for rating in Rating:
-            after, _ = self._preview_scheduler.review_card(card, rating, when)
+            after, _ = self._scheduler_for(row.topic, preview=True).review_card(card, rating, when)
             result[int(rating)] = after.due - when
         return result
 
-    def review(self, card_id: str, rating: int, *, duration_ms: int, mode: str = "review",
-               answer: str | None = None, verdict: str | None = None, mistake: str | None = None,
+    def review(self, card_id: str, rating: Rating, *, duration_ms: int, mode: Mode = Mode.REVIEW,
+               answer: str | None = None, verdict: Verdict | None = None, mistake: str | None = None,
                also: Callable[[Connection], object] | None = None) -> CardRow:
         """Record one answer in one transaction and return the card as it is now.
 
@@ -390,8 +581,10 @@ class Store:
             rating = Rating(int(rating))
         except (TypeError, ValueError):
             raise StoreError(f"{self.path}: rating: expected 1 (Again) .. 4 (Easy), got {rating!r}") from None
-        if mode not in MODES:
-            raise StoreError(f"{self.path}: mode: expected one of {', '.join(MODES)}, got {mode!r}")
+        try:
+            mode = Mode(mode)
+        except ValueError:
+            raise StoreError(f"{self.path}: mode: expected one of {', '.join(Mode)}, got {mode!r}") from None
         duration = min(max(int(duration_ms), 0), MAX_DURATION_MS)
         now = self._now()
         with self._write() as conn:
@@ -405,7 +598,7 @@ class Store:
             buried: dict[str, list] = {}
             result = row
             if mode in SCHEDULED_MODES:
-                scheduler = self._scheduler.with_rng(fuzz_rng(self.config, card_id, row.reps))
+                scheduler = self._scheduler_for(row.topic).with_rng(fuzz_rng(self.config, card_id, row.reps))
                 after, _ = scheduler.review_card(to_fsrs(row), rating, when)
                 lapses = row.lapses + (row.state == State.Review and rating == Rating.Again)
                 threshold = self.config.leech_lapses
@@ -483,6 +676,13 @@ class Store:
                 conn.execute(LOG.delete().where(LOG.c.id == log_id))
                 return log["card_id"]
         return None
+
+    def undo_operation(self):
+        """Undo the newest card operation (suspend, bury, reset, set due, flag: quizapp.store.card_ops)
+        of this Store, or else the newest `quizapp cards` change; None if there is none."""
+        from quizapp.store.card_ops import undo_last
+
+        return undo_last(self)
 
     def suspend(self, card_id: str) -> None:
         self._set_suspended(card_id, True)

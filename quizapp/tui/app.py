@@ -1,8 +1,11 @@
-"""The Textual application: holds the dependencies (store, bank, clock, settings) and the screen stack.
+"""The Textual application: holds the dependencies (store, bank, clock, settings), owns navigation
+between the screens, and decides once what a failed background call shows.
 
 `make_app` is the one factory the CLI and the tests use; nothing here opens files or databases at
-import time. Screens reach the dependencies through `self.app.store`, `self.app.bank`, `self.app.clock`
-and `self.app.settings`, and the app's own words through `self.app.t(key)`.
+import time. Screens (tui/screens/base.py: QuizScreen) reach the dependencies through `self.app`,
+the app's own words through `self.t(key, **args)`, and each other only through the `open_*`
+methods below, which import a screen when it is first opened (so no two screens import each other
+and Home's first frame does not wait for the others).
 """
 
 from __future__ import annotations
@@ -12,16 +15,21 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
+from textual.app import App, InvalidThemeError, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.worker import Worker, WorkerState
 
-from quizapp.tui.i18n import t
+from quizapp.vocab import Mode
+from quizapp.words import say
 
 if TYPE_CHECKING:
     from quizapp.clock import Clock
     from quizapp.content import Bank
-    from quizapp.store import Store
+    from quizapp.practice.interview import MockRecord
+    from quizapp.practice.tally import SessionSummary
+    from quizapp.store import Counts, Store, TodayProgress
+    from quizapp.store.store import DayCounts
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -54,38 +62,66 @@ class QuizApp(App[None]):
         Binding("ctrl+t", "toggle_theme", "Theme", id="toggle_theme", show=False),
     ]
 
-    def __init__(self, settings: AppSettings, store: Store, bank: Bank, clock: Clock) -> None:
+    def __init__(self, settings: AppSettings, store: Store, bank: Bank, clock: Clock,
+                 first_counts: tuple[dict[str, Counts], TodayProgress, dict[str, DayCounts]] | None = None) -> None:
         super().__init__()
         self.settings = settings
         self.store = store
         self.bank = bank
         self.clock = clock
+        self._first_counts = first_counts
         self.sub_title = self.t("app.subtitle")
         try:
             self.theme = settings.theme or DARK_THEME
-        except Exception:  # noqa: BLE001 - an unknown stored theme name falls back to dark
+        except InvalidThemeError:  # an unknown stored theme name falls back to dark
             self.theme = DARK_THEME
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._warm_up)
+
+    def _warm_up(self) -> None:
+        """Once Home is on screen: build the bank's questions and import the review screen in the
+        background, while the user reads Home, so the first question does not wait for them."""
+        bank = self.bank
+
+        def warm_up() -> None:
+            bank.questions  # noqa: B018 - a cached bank builds its models on first use
+            import quizapp.tui.screens.review  # noqa: F401
+            import quizapp.tui.widgets.answer_panel  # noqa: F401
+
+        self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
+
+    def take_first_counts(self) -> tuple[dict[str, Counts], TodayProgress, dict[str, DayCounts]] | None:
+        """Home's counts as read before the app started (once; later visits read them again)."""
+        figures, self._first_counts = self._first_counts, None
+        return figures
+
     # --- words -----------------------------------------------------------------------------------
-    def t(self, key: str) -> str:
-        """The app's own word for `key` in the current language."""
-        return t(key, self.settings.lang)
+    def t(self, key: str, **args: object) -> str:
+        """The app's own word for `key` in the current language, filled with `args` (quizapp.words)."""
+        return say(key, self.settings.lang, **args)
 
     # --- screens ---------------------------------------------------------------------------------
     # Home is the base of the "home" mode (a mode, not get_default_screen, so its .tcss is loaded).
     MODES = {"home": lambda: _home_screen()}
     DEFAULT_MODE = "home"
 
-    def start_review(self, mode: str = "review", topic: str | None = None, card_ids: list[str] | None = None) -> None:
+    def open_review(self, mode: Mode = Mode.REVIEW, topic: str | None = None,
+                    card_ids: list[str] | None = None) -> None:
         """Open a review (or cram) session; replaces a finished/running session rather than stacking."""
         from quizapp.tui.screens.review import ReviewScreen
         from quizapp.tui.screens.summary import SummaryScreen
 
-        screen = ReviewScreen(mode=mode, topic=topic, card_ids=card_ids)
+        screen = ReviewScreen(mode=Mode(mode), topic=topic, card_ids=card_ids)
         if isinstance(self.screen, (ReviewScreen, SummaryScreen)):
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
+
+    def open_summary(self, summary: SessionSummary) -> None:
+        from quizapp.tui.screens.summary import SummaryScreen
+
+        self.switch_screen(SummaryScreen(summary))
 
     def pick_cram_topic(self) -> None:
         """Ask which topic to cram (a small modal), then start the cram session."""
@@ -93,20 +129,73 @@ class QuizApp(App[None]):
 
         def chosen(topic: str | None) -> None:
             if topic is not None:
-                self.start_review("cram", None if topic == ALL_TOPICS else topic)
+                self.open_review(Mode.CRAM, None if topic == ALL_TOPICS else topic)
 
         self.push_screen(TopicPickerScreen(self.bank.topics()), chosen)
 
-    def open_optional_screen(self, module: str, name: str, what_key: str) -> None:
-        """Push a screen built by another issue, imported only now; a notice if it is not there yet."""
-        import importlib
+    def open_mock_setup(self) -> None:
+        from quizapp.tui.screens.mock_setup import MockSetupScreen
 
-        try:
-            screen_class = getattr(importlib.import_module(f"quizapp.tui.screens.{module}"), name)
-        except (ImportError, AttributeError):
-            self.notify(self.t("app.not_available").format(what=self.t(what_key)), severity="warning", markup=False)
-            return
-        self.push_screen(screen_class())
+        self.push_screen(MockSetupScreen())
+
+    def open_interview(self, record: MockRecord) -> None:
+        """The interview replaces the screen that led to it (the setup form or a debrief)."""
+        from quizapp.tui.screens.debrief import DebriefScreen
+        from quizapp.tui.screens.mock import MockScreen
+        from quizapp.tui.screens.mock_setup import MockSetupScreen
+
+        if isinstance(self.screen, (MockSetupScreen, DebriefScreen)):
+            self.switch_screen(MockScreen(record))
+        else:
+            self.push_screen(MockScreen(record))
+
+    def open_debrief(self, record: MockRecord) -> None:
+        """The debrief replaces the interview that ended; from the setup form it is pushed over it."""
+        from quizapp.tui.screens.debrief import DebriefScreen
+        from quizapp.tui.screens.mock import MockScreen
+
+        if isinstance(self.screen, MockScreen):
+            self.switch_screen(DebriefScreen(record))
+        else:
+            self.push_screen(DebriefScreen(record))
+
+    def open_calculator(self) -> None:
+        from quizapp.tui.screens.calculator import CalculatorScreen
+
+        self.push_screen(CalculatorScreen())
+
+    def open_stats(self) -> None:
+        from quizapp.tui.screens.stats import StatsScreen
+
+        self.push_screen(StatsScreen())
+
+    def open_browse(self, query: str = "") -> None:
+        from quizapp.tui.screens.browse import BrowseScreen
+
+        self.push_screen(BrowseScreen(query))
+
+    def open_problems(self) -> None:
+        from quizapp.tui.screens.problems import ProblemsScreen
+
+        self.push_screen(ProblemsScreen(list(self.bank.problems)))
+
+    # --- background work ---------------------------------------------------------------------------
+    def background_failed(self, screen: Screen | App, error: BaseException | None) -> None:
+        """The one place a failed background call is handled. A StoreError or MockError (the database or
+        the interview refused) is one line and the screen goes on; anything else is a bug, raised here so
+        Textual stops the app with its traceback rather than dressing it up as a database error."""
+        from quizapp.practice.interview import MockError
+        from quizapp.store import StoreError
+
+        if not isinstance(error, (StoreError, MockError)):
+            raise error if error is not None else RuntimeError("a background call failed without an error")
+        self.notify(self.t("app.failed", error=error), severity="error", markup=False, timeout=8)
+        if screen is not self:
+            screen.background_failed(error)  # type: ignore[union-attr]
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR and event.worker.node is self:
+            self.background_failed(self, event.worker.error)
 
     # --- settings that persist -------------------------------------------------------------------
     def action_toggle_theme(self) -> None:
@@ -116,30 +205,23 @@ class QuizApp(App[None]):
         if self.is_running:
             self._save_setting("theme", theme)
 
-    def action_toggle_lang(self) -> None:
+    async def action_toggle_lang(self) -> None:
         """Switch the app's words to the other language, remember it, and redraw from home."""
         lang = "zh" if self.settings.lang == "en" else "en"
         self.settings = replace(self.settings, lang=lang)
         self.sub_title = self.t("app.subtitle")
         self._save_setting("lang", lang)
         while len(self.screen_stack) > 1:
-            self.pop_screen()
-        self.switch_screen(_home_screen())
+            await self.pop_screen()
+        from quizapp.tui.screens.home import HomeScreen
+
+        if isinstance(self.screen, HomeScreen):
+            await self.screen.relabel()
 
     def _save_setting(self, key: str, value: str) -> None:
-        setter = getattr(self.store, "set_setting", None)
-        if setter is None:
-            return
-
-        def save() -> None:
-            try:
-                setter(key, value)
-            except Exception as exc:  # noqa: BLE001 - a setting we could not save is not fatal
-                self.call_from_thread(
-                    self.notify, self.t("app.db_error").format(error=exc), severity="warning", markup=False
-                )
-
-        self.run_worker(save, thread=True, group="settings", exit_on_error=False)
+        """Remember a setting in the database, off the UI thread (a failure: background_failed)."""
+        store = self.store
+        self.run_worker(lambda: store.set_setting(key, value), thread=True, group="settings", exit_on_error=False)
 
     # --- command palette -------------------------------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -151,14 +233,14 @@ class QuizApp(App[None]):
             yield from commands()
         for topic in self.bank.topics():
             yield SystemCommand(
-                self.t("app.review_topic").format(topic=topic),
-                self.t("app.review_topic.help").format(topic=topic),
-                _bind(self.start_review, "review", topic),
+                self.t("app.review_topic", topic=topic),
+                self.t("app.review_topic.help", topic=topic),
+                _bind(self.open_review, Mode.REVIEW, topic),
             )
             yield SystemCommand(
-                self.t("app.cram_topic").format(topic=topic),
-                self.t("app.cram_topic.help").format(topic=topic),
-                _bind(self.start_review, "cram", topic),
+                self.t("app.cram_topic", topic=topic),
+                self.t("app.cram_topic.help", topic=topic),
+                _bind(self.open_review, Mode.CRAM, topic),
             )
 
 
@@ -177,6 +259,10 @@ def _bind(function: Any, *args: Any):
     return call
 
 
-def make_app(settings: AppSettings, store: Store, bank: Bank, clock: Clock) -> QuizApp:
-    """The one factory the CLI and the tests use to build the app from its dependencies."""
-    return QuizApp(settings, store, bank, clock)
+def make_app(settings: AppSettings, store: Store, bank: Bank, clock: Clock,
+             first_counts: tuple[dict[str, Counts], TodayProgress, dict[str, DayCounts]] | None = None) -> QuizApp:
+    """The one factory the CLI and the tests use to build the app from its dependencies.
+
+    `first_counts` (home.read_home_figures(store)) read before the app starts lets Home appear with its
+    real figures in its first frame; without them Home reads them in the background."""
+    return QuizApp(settings, store, bank, clock, first_counts)

@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.app import App
 
 from quizapp.tui.app import DARK_THEME, AppSettings
-from quizapp.tui.i18n import t
+from quizapp.words import say
 
 
 class PreviewApp(App[None]):
@@ -27,8 +27,8 @@ class PreviewApp(App[None]):
         self.poll_seconds = poll_seconds
         self.theme = settings.theme or DARK_THEME
 
-    def t(self, key: str) -> str:
-        return t(key, self.settings.lang)
+    def t(self, key: str, **args: object) -> str:
+        return say(key, self.settings.lang, **args)
 
     def on_mount(self) -> None:
         from quizapp.tui.screens.preview import PreviewScreen, display_name

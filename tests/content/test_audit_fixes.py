@@ -174,14 +174,15 @@ def test_a_missing_path_still_says_so(tmp_path, capsys):
 # --- 2. quizapp new -------------------------------------------------------------------------------
 
 
-def test_new_defaults_to_content_under_the_current_folder(tmp_path, monkeypatch, capsys):
-    from quizapp.locations import bundled_content_dir
+def test_new_defaults_to_the_users_content_folder(tmp_path, monkeypatch, capsys):
+    # issue 13: without --content, `new` writes into the user's folder, loaded over the bundled bank
+    from quizapp.locations import bundled_content_dir, user_content_dir
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("QUIZAPP_CONTENT", raising=False)
     before = sorted(bundled_content_dir().rglob("*"))
     assert main(["new", "my-question", "--topic", "inference"]) == 0
-    target = tmp_path / "content" / "inference" / "my-question.yaml"
+    target = user_content_dir() / "inference" / "my-question.yaml"
     assert Path(capsys.readouterr().out.strip()).resolve() == target.resolve()
     assert target.is_file()
     assert sorted(bundled_content_dir().rglob("*")) == before  # the bundled bank is untouched
@@ -215,7 +216,7 @@ def test_new_refuses_an_id_in_another_topic_of_the_configured_bank(tmp_path, cap
 def test_new_help_says_where_it_writes(capsys):
     with pytest.raises(SystemExit):
         main(["new", "--help"])
-    assert "./content/<topic>/<id>.yaml" in " ".join(capsys.readouterr().out.split())
+    assert "<your content folder>/<topic>/<id>.yaml" in " ".join(capsys.readouterr().out.split())
 
 
 # --- 7. quizapp drill text layout -----------------------------------------------------------------

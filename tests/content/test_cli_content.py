@@ -19,7 +19,40 @@ GRADING_DIR = HERE / "fixtures" / "grading"
 def test_validate_json_shape_on_a_good_bank(capsys):
     assert main(["validate", str(GOOD_DIR), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report == {"questions": 1, "cards": 1 + 2 + 5, "drills": 5, "errors": []}
+    assert report == {
+        "questions": 1,
+        "cards": 1 + 2 + 5,
+        "drills": 5,
+        "topics": {"llm-training": {"questions": 1, "drills": 5}},
+        "difficulty": {"1": 0, "2": 1, "3": 0, "4": 0, "5": 0},
+        "errors": [],
+    }
+
+
+def test_validate_json_counts_each_topic_and_difficulty(write_question, tmp_path, capsys):
+    # three questions in two topics, difficulties 1, 5 and the default (3); drills counted per topic
+    def question(qid: str, topic: str, difficulty: str, drills: int) -> str:
+        drill = (
+            "  - id: d{n}\n"
+            "    prompt: \"7B AdamW 模型状态多少 GB？\"\n"
+            "    setup: {{model: 7B, method: full, precision: bf16-mixed, optimizer: adamw}}\n"
+            "    ask: model_states\n"
+            "    unit: GB\n"
+        )
+        body = f"id: {qid}\ntitle: 题目 {qid}\ntopic: {topic}\n{difficulty}answer: 答\n"
+        if drills:
+            body += "drills:\n" + "".join(drill.format(n=n) for n in range(drills))
+        return body
+
+    write_question("serving/a.yaml", question("a", "serving", "difficulty: 1\n", 2))
+    write_question("serving/b.yaml", question("b", "serving", "difficulty: 5\n", 0))
+    write_question("moe/c.yaml", question("c", "moe", "", 3))
+    assert main(["validate", str(tmp_path / "content"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["topics"] == {"moe": {"questions": 1, "drills": 3}, "serving": {"questions": 2, "drills": 2}}
+    assert report["difficulty"] == {"1": 1, "2": 0, "3": 1, "4": 0, "5": 1}
+    assert sum(t["questions"] for t in report["topics"].values()) == report["questions"] == 3
+    assert sum(t["drills"] for t in report["topics"].values()) == report["drills"] == 5
 
 
 def test_validate_uses_the_configured_content_dirs(capsys, monkeypatch):

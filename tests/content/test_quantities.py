@@ -118,7 +118,13 @@ def test_unknown_expected_unit_names_the_choices():
 def test_units_table_follows_the_spec():
     assert UNITS["GB"].scale == GB and UNITS["GiB"].scale == GIB
     assert UNITS["亿"].scale == 1e8 and UNITS["万"].scale == 1e4 and UNITS["B"].scale == 1e9
-    assert {u.kind for u in UNITS.values()} == {"bytes", "count", "seconds", "ratio", "number"}
+    # issue 11's contract adds FLOPs, throughput and bandwidth kinds beside the spec's original five
+    assert {u.kind for u in UNITS.values()} == {
+        "bytes", "count", "seconds", "ratio", "number", "flops", "rate", "bandwidth",
+    }
+    assert UNITS["GFLOPs"].scale == 1e9 and UNITS["EFLOPs"].scale == 1e18 and UNITS["FLOPs"].kind == "flops"
+    assert UNITS["TB/s"].scale == 1e12 and UNITS["GB/s"].kind == "bandwidth"
+    assert UNITS["tokens/s"].kind == "rate" and UNITS["ms"].scale == 1e-3 and UNITS["GPUs"].kind == "count"
 
 
 @pytest.mark.parametrize("unit", list(UNITS))

@@ -7,8 +7,14 @@ import math
 import pytest
 
 from quizapp.memory import PRESETS, Setup, bare_model, breakdown, lora_params, setup_from_options
+from quizapp.words.calc import render
 
 PSI = 7_000_000_000
+
+
+def _notes(b, lang="en"):
+    """The breakdown's convention lines in `lang` (memory gives codes; quizapp.words renders them)."""
+    return tuple(render(code, lang) for code in b.codes)
 
 
 def _states_per_param(**options) -> float:
@@ -47,8 +53,8 @@ def test_terms_are_ordered_and_sum_to_total(llama7b):
     assert b.total == sum(t.bytes for t in b.terms)
     assert b.model_states == 16 * llama7b.params
     assert b.term("weights").substituted == "2 × 6,738,415,616"
-    assert any("16 bytes/param: 2 weights + 2 grads + 4 master + 8 Adam" in n for n in b.notes)
-    assert any(n.startswith("peak = sum of terms") for n in b.notes)
+    assert any("16 bytes/param: 2 weights + 2 grads + 4 master + 8 Adam" in n for n in _notes(b))
+    assert any(n.startswith("peak = sum of terms") for n in _notes(b))
 
 
 @pytest.mark.parametrize("stage", [1, 2, 3])
@@ -93,14 +99,17 @@ def test_adafactor_factored_states():
 def test_optimizer_offload_moves_states_and_gradients_to_cpu():
     b = breakdown(setup_from_options({"model": "7B", "offload": "optimizer"}))
     assert b.total == 2 * PSI  # GPU: 16-bit weights
-    assert b.cpu == (12 + 2) * PSI  # spec: 12Ψ of states + 2Ψ fp16 gradients
+    # revised spec section 3: the CPU holds the fp32 master copy, m, v and an fp32 gradient buffer, 16Ψ
+    assert b.cpu == 16 * PSI
+    assert any("24·Ψ" in n for n in _notes(b))  # DeepSpeed's estimator, mentioned
 
 
 def test_parameter_offload_keeps_one_block_on_gpu(llama7b):
     b = breakdown(Setup(llama7b, zero=3, gpus=4, offload="optimizer+params", recompute="full"))
     block = 4 * 4096 * 4096 + 3 * 4096 * 11008 + 2 * 4096
     assert b.term("weights").bytes == 2 * block
-    assert b.cpu == (2 + 2 + 12) * llama7b.params / 4
+    # the 16-bit weights partition + the 16Ψ of revised section 3, per rank of N = 4
+    assert b.cpu == (2 + 16) * llama7b.params / 4
 
 
 def test_lora_params_match_peft_printout(llama7b):
@@ -117,7 +126,9 @@ def test_lora_charges_base_weights_only(llama7b):
     assert b.term("gradients").bytes == 2 * n
     assert b.term("master_weights").bytes == 4 * n
     assert b.term("optimizer_states").bytes == 8 * n
-    assert any("upper bound" in note for note in b.notes)
+    # section 4: LoRA's activations are the exact lists now, no longer full fine-tuning's upper bound
+    assert not any("upper bound" in note for note in _notes(b))
+    assert any("x@A" in note for note in _notes(b))
 
 
 @pytest.mark.parametrize("double_quant, bits", [(True, 4.127), (False, 4.5)])
@@ -135,7 +146,7 @@ def test_kv_cache_llama_2_7b_4096_tokens():
     assert round(b.term("kv_cache").bytes / 1e9, 2) == 2.15
     assert b.term("kv_cache").bytes == 2 * 32 * 4096 * 4096 * 2
     assert b.term("activations") is None
-    assert any("not counted" in n for n in b.notes)
+    assert any("not counted" in n for n in _notes(b))
 
 
 def test_kv_cache_gqa_divides_by_group():
@@ -159,7 +170,7 @@ def test_kv_dtype_fp8_halves():
 def test_bare_count_has_no_activations():
     b = breakdown(setup_from_options({"model": "7B"}))
     assert b.term("activations") is None
-    assert any("activations not counted" in n for n in b.notes)
+    assert any("activations not counted" in n for n in _notes(b))
 
 
 def test_overhead_term():

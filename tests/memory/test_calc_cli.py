@@ -30,7 +30,10 @@ def test_json_shape(capsys):
                         "--gpus", "8", "--max", "batch", "--json")
     assert code == 0
     data = json.loads(out)
-    assert set(data) == {"params", "terms", "total", "cpu", "gpu", "max", "flops_per_token", "step_time_s"}
+    today = {"params", "terms", "total", "cpu", "gpu", "max", "flops_per_token", "step_time_s"}
+    # issue 11 adds, for a dense training setup with a GPU: active params, utilisation, Chinchilla
+    # tokens; and with N = 8 GPUs the communication per step
+    assert set(data) == today | {"active_params", "mfu", "hfu", "chinchilla_tokens", "comm"}
     assert data["params"] == PRESETS["llama-2-7b"].params
     assert data["total"] == sum(data["terms"].values())
     assert set(data["gpu"]) == {"name", "capacity", "usable", "fits", "headroom"}
@@ -41,7 +44,7 @@ def test_json_shape(capsys):
 
 def test_json_without_gpu_has_no_gpu_keys(capsys):
     data = json.loads(_run(capsys, "--model", "7B", "--json")[1])
-    assert set(data) == {"params", "terms", "total", "cpu", "flops_per_token"}
+    assert set(data) == {"params", "terms", "total", "cpu", "flops_per_token", "active_params", "chinchilla_tokens"}
     assert data["total"] == 112 * 10**9
 
 

@@ -7,8 +7,10 @@ import pytest
 from quizapp.memory import ASKS, MISTAKES, PRESETS, GPUS, Setup, SetupError, diagnose, evaluate, mistake_values
 from quizapp.memory import setup_from_options as opts
 from quizapp.memory.mistakes import mistake_candidates
+from quizapp.words.mistakes import TEXT as WORDS
 
 SPEC_IDS = {
+    "total-as-active", "kv-all-heads", "decode-compute-bound", "allreduce-once", "bubble-over-total",
     "no-master", "no-gradients", "no-optimizer", "adam-16bit-states", "zero-single-gpu", "adam8bit-1byte",
     "no-activations", "bits-for-bytes", "gb-gib", "kv-one-layer", "no-kv", "full-activations-with-recompute",
 }
@@ -18,8 +20,10 @@ PSI = 7e9
 def test_ids_are_exactly_the_spec():
     assert set(MISTAKES) == SPEC_IDS
     for m in MISTAKES.values():
-        assert m.label_en and m.label_zh and m.id == m.id.lower()
-    assert MISTAKES["no-master"].label_en == "looks like the fp32 master copy was left out"
+        assert m.id == m.id.lower()
+        en, zh = WORDS[m.id]  # every id has its words in both languages
+        assert en and zh
+    assert WORDS["no-master"][0] == "looks like the fp32 master copy was left out"
 
 
 def test_model_state_mistake_values():
@@ -87,7 +91,7 @@ def test_kv_mistakes(llama7b):
 
 def test_max_params_mistake_uses_the_solver():
     setup = opts({"model": "7B", "gpu": "rtx-4090"})
-    usable = 23 * 2**30
+    usable = 24564 * 2**20 - 2**30  # RTX 4090 as nvidia-smi reports it (spec section 8), less 1 GiB
     assert evaluate(setup, "max_params") == usable // 16
     assert mistake_values(setup, "max_params")["no-master"] == usable // 12
 
@@ -98,9 +102,17 @@ def test_evaluate_asks(llama7b):
     assert evaluate(setup, "bytes_per_param") == 2
     assert evaluate(setup, "headroom") == 79 * 2**30 - evaluate(setup, "total")
     assert evaluate(setup, "max_batch") >= 1
+    from quizapp.memory.asks import SERVING_ASKS
+
     for ask in ASKS:
-        if ask not in ("kv_cache", "cpu"):
+        # kv_cache and the serving asks are inference figures; D-based asks need train_tokens
+        if ask not in ("kv_cache", "cpu", "compute_budget_flops", "train_days", "reference_weights",
+                       "reward_weights", "rollout_kv_cache", *SERVING_ASKS):
             evaluate(setup, ask)
+    evaluate(setup.with_(train_tokens=10**12), "train_days")
+    serving = Setup(llama7b, method="inference", gpu=GPUS["a100-80g"])
+    for ask in SERVING_ASKS:
+        evaluate(serving, ask)
 
 
 @pytest.mark.parametrize(

@@ -9,6 +9,7 @@ from hypothesis import given, settings, strategies as st
 from quizapp.memory import PRESETS, Setup, breakdown
 
 _models = st.sampled_from(["gpt2", "llama-2-7b", "llama-3-8b", "qwen2.5-0.5b", "llama-2-70b"]).map(PRESETS.__getitem__)
+from quizapp.words.calc import render
 
 
 @st.composite
@@ -17,8 +18,9 @@ def setups(draw):
     method = draw(st.sampled_from(["full", "lora", "qlora", "inference"]))
     if method == "inference":
         return Setup(model, method=method, batch=draw(st.integers(1, 64)), seq=draw(st.integers(1, 32768)),
-                     weights_dtype=draw(st.sampled_from(["16-bit", "int8", "int4", "nf4"])),
-                     kv_dtype=draw(st.sampled_from(["16-bit", "fp8", "int8", "int4"])))
+                     weights=draw(st.sampled_from(["16-bit", "int8", "int4", "nf4", "bf16", "fp8", "gptq-int4",
+                                                   "awq-int4", "gguf-q8_0", "gguf-q6_k", "gguf-q4_0"])),
+                     kv_dtype=draw(st.sampled_from(["16-bit", "bf16", "fp8", "int8", "int4"])))
     zero = draw(st.integers(0, 3))
     offload = draw(st.sampled_from(["none", "optimizer"] + (["optimizer+params"] if zero == 3 else [])))
     return Setup(
@@ -62,7 +64,7 @@ def test_terms_sum_to_total(setup):
     assert b.total == sum(t.bytes for t in b.terms)
     assert b.model_states == sum(t.bytes for t in b.terms if t.name in ("weights", "gradients", "master_weights", "optimizer_states"))
     assert b.cpu == sum(t.bytes for t in b.cpu_terms)
-    assert all(t.bytes >= 0 and t.formula and t.substituted and t.note for t in b.terms)
+    assert all(t.bytes >= 0 and t.formula and t.substituted and render(t.code) for t in b.terms)
     act = b.term("activations")
     if act is not None:
         assert act.bytes == sum(p.bytes for p in act.parts)

@@ -29,7 +29,13 @@ def test_strings_and_numbers_and_aliases():
 
 def test_inference_dtype_aliases():
     s = setup_from_options({"model": "llama-3-8b", "method": "inference", "weights_dtype": "bf16", "kv_dtype": "fp16"})
-    assert s.weights_dtype == "16-bit" and s.kv_dtype == "16-bit"
+    assert s.weights == "bf16" and s.weights_dtype == "16-bit" and s.kv_dtype == "fp16"
+    # the old names keep working (spec section 12: 16-bit | int8 | int4 | nf4; KV 16-bit)
+    old = setup_from_options({"model": "llama-3-8b", "method": "inference", "weights_dtype": "16-bit", "kv_dtype": "16-bit"})
+    assert old.weights == "bf16" and old.kv_dtype == "bf16"
+    for legacy, new in (("int8", "int8"), ("int4", "nf4"), ("nf4", "nf4")):
+        assert setup_from_options({"model": "7B", "method": "inference", "weights_dtype": legacy}).weights == new
+        assert Setup(PRESETS["llama-3-8b"], method="inference", weights=legacy).weights == new
 
 
 @pytest.mark.parametrize("text, count", [("7B", 7 * 10**9), ("70亿", 7 * 10**9), ("6.7 billion", 6_700_000_000), (7e9, 7 * 10**9)])

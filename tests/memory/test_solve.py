@@ -58,7 +58,8 @@ def test_nothing_fits_gives_zero(llama7b):
 def test_bare_count_max_params_is_usable_over_16():
     setup = Setup(PRESETS["gpt2"].__class__(name="x", count=10**9))
     g = GPUS["rtx-4090"]
-    assert max_params(setup, g) == (24 * GiB - GiB) // 16
+    # spec section 8: capacity as the card reports it (RTX 4090: 24,564 MiB), less the 1 GiB reserve
+    assert max_params(setup, g) == (24564 * 2**20 - GiB) // 16
 
 
 def test_family_max_params_fits_and_next_does_not(llama7b):
@@ -71,7 +72,7 @@ def test_family_max_params_fits_and_next_does_not(llama7b):
     assert not _fits(replace(setup, model=scaled_family(llama7b, best.heads + 1)), g)
     assert max_params(setup, g) == best.params
     # 16 bytes/param on 23 GiB bounds it from above
-    assert best.params < 23 * GiB / 16
+    assert best.params < (24564 * 2**20 - GiB) / 16
 
 
 def test_family_of_the_preset_itself_is_the_preset():
@@ -131,5 +132,5 @@ def test_a_good_guess_needs_few_breakdowns():
         n = max_params(setup, g)
     finally:
         solve.breakdown = real
-    assert n == (80 * GiB - GiB) // 16
+    assert n == (81559 * 2**20 - GiB) // 16  # H100 80GB HBM3 reports 81,559 MiB (spec section 8)
     assert len(calls) <= 8

@@ -61,7 +61,9 @@ def test_one_review_and_a_clean_quit(tmp_path: Path):
         wait_for(session, "smoke")  # home lists the topic
         tmux("send-keys", "-t", session, "r")
         wait_for(session, "why is [/] shown literally?")
-        tmux("send-keys", "-t", session, "-l", "use [b]markup[/b] 2")  # typed into the focused answer box
+        tmux("send-keys", "-t", session, "a")  # into the answer box (a card opens with the keys of Anki)
+        wait_for(session, "^r Reveal")
+        tmux("send-keys", "-t", session, "-l", "use [b]markup[/b] 2")
         wait_for(session, "use [b]markup[/b] 2")
         tmux("send-keys", "-t", session, "C-r")
         wait_for(session, "never Textual markup")

@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 from store_helpers import bank, sha256
 
 from quizapp.clock import SystemClock
+from quizapp.store.migrations import SCHEMA_VERSION
 from quizapp.store import SchedulerConfig, Store, StoreError
 from quizapp.store.database import open_engine
 from quizapp.store.tables import ReviewLog
@@ -145,18 +146,19 @@ def test_old_schema_is_migrated_forward_after_a_backup(tmp_path, clock):
     def add_note_column(conn):
         conn.exec_driver_sql("ALTER TABLE card ADD COLUMN note TEXT NOT NULL DEFAULT ''")
 
-    with pytest.raises(StoreError, match="no migration from schema version 2"):
-        open_engine(path, migrations={1: add_note_column}, current=3)
+    now = SCHEMA_VERSION  # the file is made at this version; a next one adds a column
+    with pytest.raises(StoreError, match=f"no migration from schema version {now + 1}"):
+        open_engine(path, migrations={now: add_note_column}, current=now + 2)
     assert sha256(path) == original
-    engine = open_engine(path, migrations={1: add_note_column}, current=2)
+    engine = open_engine(path, migrations={now: add_note_column}, current=now + 1)
     try:
         with engine.connect() as conn:
-            assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() == "2"
+            assert conn.exec_driver_sql("SELECT value FROM meta WHERE key='schema_version'").scalar() == str(now + 1)
             assert conn.exec_driver_sql("SELECT count(*) FROM card WHERE note = ''").scalar() == 40
     finally:
         engine.dispose()
-    backup = sqlite3.connect(tmp_path / "quizapp.sqlite3.v1.bak")
-    assert backup.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == ("1",)
+    backup = sqlite3.connect(tmp_path / f"quizapp.sqlite3.v{now}.bak")
+    assert backup.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone() == (str(now),)
     assert backup.execute("SELECT count(*) FROM review_log").fetchone() == (5,)
     backup.close()
     # this version of quizapp now refuses the migrated file, untouched

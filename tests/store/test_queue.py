@@ -20,7 +20,7 @@ def _answer_all(store, rating=3, limit=1000) -> list[str]:
 
 
 def test_new_cards_come_in_bank_order_up_to_the_daily_limit(open_store, clock):
-    store = open_store(new_per_day=3, learning_steps=(), bury_siblings=False)
+    store = open_store(new_per_day=3, learning_steps=(), bury_siblings=False, new_order="bank")
     specs = bank(5, followups=0)
     store.sync(list(reversed(specs)))  # the order field, not the list order, decides
     shown = _answer_all(store, rating=3)
@@ -98,7 +98,7 @@ def test_learning_card_due_now_comes_before_new_and_learn_ahead_fills_the_gap(op
 
 
 def test_siblings_are_buried_until_the_next_rollover(open_store, clock):
-    store = open_store(new_per_day=10)
+    store = open_store(new_per_day=10, new_order="bank")
     store.sync(bank(2, followups=1, drills=1))  # q0000 has 3 cards, q0001 has 3 cards
     first = store.next_card()
     assert first.card_id == "q0000/question/main"

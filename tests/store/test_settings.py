@@ -35,9 +35,8 @@ def test_retention_outside_the_range_names_the_key_and_the_range(text):
         ("1m 10m", (M, 10 * M)),
         ("1m, 10m", (M, 10 * M)),
         ("10", (10 * M,)),  # a bare number is minutes, as in Anki
-        ("30s 1.5m 2h 1d", (timedelta(seconds=30), timedelta(seconds=90), timedelta(hours=2), timedelta(days=1))),
-        ("", ()),
-        ("none", ()),
+        ("1.5m 2h 1d", (timedelta(seconds=90), timedelta(hours=2), timedelta(days=1))),
+        ("none", ()),  # no steps must be spelled out (issue 15)
     ],
 )
 def test_steps(text, steps):
@@ -45,7 +44,8 @@ def test_steps(text, steps):
     assert parse_steps(show_steps(steps)) == steps  # what is shown reads back the same
 
 
-@pytest.mark.parametrize("text", ["1x", "10m 0s", "-1m", "1m 400d", "m", "1m 10m abc"])
+@pytest.mark.parametrize("text", ["1x", "10m 0s", "-1m", "1m 400d", "m", "1m 10m abc",
+                                  "", "  ", "30s", "2d", "99999999999999999999d", " ".join(["1m"] * 11)])
 def test_bad_steps(text):
     with pytest.raises(SettingError, match="learning_steps: expected steps like"):
         parse_setting("learning_steps", text)

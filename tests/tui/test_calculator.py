@@ -102,11 +102,12 @@ async def test_fields_that_do_not_apply_are_hidden_and_not_sent(app_factory):
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_calculator(app, pilot)
         assert not screen.query_one("#field-kv_dtype").display
-        screen.query_one("#input-method").value = "inference"
+        screen.set_mode("serving")
         await settle(pilot)
         assert screen.query_one("#field-kv_dtype").display
         assert not screen.query_one("#field-optimizer").display
         assert "optimizer" not in screen.figures.options
+        assert screen.figures.options["method"] == "inference"
         assert screen.figures.breakdown.term("kv_cache") is not None
 
 
@@ -138,6 +139,24 @@ def test_calculator_snapshot(snap_compare, app_factory, size):
         await open_calculator(pilot.app, pilot)
 
     assert snap_compare(app_factory(), terminal_size=size, run_before=run_before)
+
+
+@pytest.mark.parametrize("mode", ["serving", "cluster"])
+def test_calculator_snapshot_modes(snap_compare, app_factory, mode):
+    async def run_before(pilot) -> None:
+        screen = await open_calculator(pilot.app, pilot)
+        screen.set_mode(mode)
+        await settle(pilot)
+        if mode == "cluster":
+            await type_into(pilot, screen, "gpus", "8")
+            await type_into(pilot, screen, "pp", "4")
+            await type_into(pilot, screen, "microbatches", "8")
+        screen.query_one("#input-model").focus()
+        for box in screen.query("Input"):
+            box.cursor_blink = False
+        await settle(pilot)
+
+    assert snap_compare(app_factory(), terminal_size=(80, 24), run_before=run_before)
 
 
 def test_calculator_snapshot_invalid_field(snap_compare, app_factory):
@@ -188,3 +207,72 @@ async def test_labels_never_run_into_their_values_at_80_columns(app_factory):
             assert label.content_region.right < value.region.x, text  # ... with a gap before the value
         gpu = screen.query_one("#input-gpu")
         assert str(gpu.query_one("SelectCurrent #label").content) == "A100 80GB"  # a name, not the id
+
+
+# --- modes (issue 11) and polish (issue 13) --------------------------------------------------------
+
+
+async def test_focus_starts_on_the_model(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_calculator(app, pilot)
+        assert app.focused is screen.query_one("#input-model")
+
+
+async def test_serving_mode_shows_the_kv_budget_concurrency_and_bound(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        await pilot.click("#mode-serving")  # the tab itself, as a user would
+        await settle(pilot)
+        assert screen.mode == "serving"
+        await type_into(pilot, screen, "seq", "4096")
+        setup = memory.setup_from_options({"model": "llama-2-7b", "method": "inference", "seq": 4096,
+                                           "gpu": "a100-80g"})
+        text = shown(screen, "#calc-derived")
+        assert f"{int(memory.evaluate(setup, 'max_concurrency')):,}" in text
+        assert f"{int(memory.evaluate(setup, 'kv_tokens')):,} tokens" in text
+        assert format_bytes(memory.evaluate(setup, "kv_budget"), "GB") in text
+        assert "memory-bound" in text and "154" in text  # the decode bound and the critical batch
+        assert str(screen.query_one("#label-seq").content) == "Context"  # the mode's own word
+
+
+async def test_cluster_mode_shows_communication_per_kind_and_the_bubble(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        await pilot.press("ctrl+t", "ctrl+t")  # training -> serving -> cluster
+        await settle(pilot)
+        assert screen.mode == "cluster"
+        await type_into(pilot, screen, "gpus", "8")
+        await type_into(pilot, screen, "pp", "4")
+        await type_into(pilot, screen, "microbatches", "8")
+        setup = memory.setup_from_options({"model": "llama-2-7b", "gpus": 8, "pp": 4, "microbatches": 8,
+                                           "gpu": "a100-80g"})
+        text = shown(screen, "#calc-derived")
+        assert format_bytes(memory.evaluate(setup, "comm_dp_bytes"), "GB") in text
+        assert format_bytes(memory.evaluate(setup, "comm_pp_bytes"), "GB") in text
+        assert "37.5%" in text  # bubble (pp − 1)/m = 3/8
+
+
+async def test_copy_as_drill_offers_the_modes_asks(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(100, 40)) as pilot:
+        screen = await open_calculator(app, pilot)
+        screen.set_mode("serving")
+        await settle(pilot)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        dialog = app.screen
+        assert type(dialog).__name__ == "DrillSnippetScreen"
+        assert "max_concurrency" in dialog.asks and "decode_step_s" in dialog.asks
+        assert "optimizer_states" not in dialog.asks
+        assert "method: inference" in str(dialog.query_one("#snippet-yaml").content)
+
+
+async def test_largest_micro_batch_zero_says_what_fits(app_factory):
+    app = app_factory()
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_calculator(app, pilot)  # full AdamW 7B on an A100 80GB: nothing fits
+        text = shown(screen, "#calc-derived")
+        assert "even one token needs" in text and "n/a" not in text.splitlines()[0]

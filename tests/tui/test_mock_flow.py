@@ -11,8 +11,8 @@ from sqlmodel import Session, select
 from textual.widgets import Button, Checkbox, Footer, Input, TextArea
 
 from quizapp.content import draw_variant
-from quizapp.store import mock as mock_store
-from quizapp.store.mock import MockOptions
+from quizapp.practice import interview as mock_store
+from quizapp.practice.interview import MockOptions
 from quizapp.store.mock_tables import MockItem, MockSession
 from quizapp.store.tables import ReviewLog
 from quizapp.tui.widgets.countdown import CountdownDisplay
@@ -295,9 +295,11 @@ async def test_a_draft_being_typed_is_saved_every_few_seconds(app_factory, clock
         record = await open_interview(app, pilot, MockOptions(questions=1, minutes=1, followups=0, seed=4))
         await pilot.press(*"so far")
         app.screen.tick()
+        await app.workers.wait_for_complete()
         assert items_in_db(store, record.session.id)[0].draft == ""  # not yet: saved on a clock interval
         clock.advance(DRAFT_SAVE_S)
         app.screen.tick()
+        await app.workers.wait_for_complete()  # saved in the background, off the UI thread
         stored = items_in_db(store, record.session.id)[0]
         assert stored.draft == "so far" and stored.answered_at is None
         assert stored.elapsed_s == pytest.approx(DRAFT_SAVE_S)

@@ -11,8 +11,8 @@ import pytest
 from mock_support import load_tiny_bank
 
 from quizapp.content import draw_variant
-from quizapp.store import mock as mock_store
-from quizapp.store.mock import MockOptions
+from quizapp.practice import interview as mock_store
+from quizapp.practice.interview import MockOptions
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def test_debrief(snap_compare, app_factory, store, bank, clock, size):
     session_id = finished_session(store, bank, clock)
 
     async def run_before(pilot) -> None:
-        pilot.app.push_screen(DebriefScreen(session_id))
+        pilot.app.push_screen(DebriefScreen(mock_store.load_session(store, session_id)))
         await pilot.pause()
 
     assert snap_compare(app_factory(), terminal_size=size, run_before=run_before)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from conftest import BRACKETS, BROKEN, SINGLE_GPU
+from tests.tui.bank_files import BRACKETS, BROKEN, SINGLE_GPU
 
 from quizapp.tui.preview_app import make_preview_app
 from quizapp.tui.screens.preview import PreviewScreen
@@ -51,7 +51,7 @@ async def test_editing_the_file_rerenders_and_fixing_it_clears_the_problems(tmp_
         await settle(pilot)
         assert screen.question.title.startswith("What does dict[str, int] mean")
         markdown = screen.query_one(".question--body")
-        assert "dict[str, int]" in markdown._markdown  # the new text is what is on screen
+        assert "dict[str, int]" in markdown.source  # the new text is what is on screen
 
         write(path, BRACKETS.replace("answer: |", "answr: |"))  # break it
         os.utime(path, ns=(2, 2))
@@ -106,7 +106,7 @@ async def test_the_bundled_file_with_many_drills_is_shown(tmp_path):
         await settle(pilot)
         screen = app.screen
         assert screen.question is not None and screen.question.id == question.id
-        assert screen.query_one(".question--body")._markdown == question.title
+        assert screen.query_one(".question--body").source == question.title
         shown = [str(w.render()) for w in screen.query(".preview-expected")]
         assert len(shown) == len(question.drills)
         assert all(value in line for value, line in zip(expected, shown))

@@ -7,8 +7,8 @@ from datetime import timedelta
 from textual.widgets import DataTable
 
 from quizapp.tui.formatting import format_duration, format_interval, format_percent
-from quizapp.tui.i18n import WORDS, t
-from quizapp.tui.session import SessionTally
+from quizapp.words import say
+from quizapp.practice.tally import SessionTally
 
 
 async def settle(app, pilot) -> None:
@@ -26,9 +26,10 @@ async def test_home_counts_match_the_store(app_factory, store, bank):
         counts = store.counts()
         for topic in bank.topics():
             row = [str(cell) for cell in table.get_row(topic)]
-            c = counts[topic]
-            assert row == [topic, str(c.due), str(c.new), str(c.learned)]
-        assert [str(x) for x in table.get_row("__all__")][1:] == [str(counts[""].due), str(counts[""].new), str(counts[""].learned)]
+            c, d = counts[topic], store.day_counts(topic)
+            assert row == [topic, str(d.learning), str(d.review), str(d.new), str(c.learned)]
+        d = store.day_counts()
+        assert [str(x) for x in table.get_row("__all__")][1:] == [str(d.learning), str(d.review), str(d.new), str(counts[""].learned)]
 
 
 async def test_problems_banner_and_modal_list_file_and_line(app_factory, broken_bank_dir):
@@ -45,7 +46,7 @@ async def test_problems_banner_and_modal_list_file_and_line(app_factory, broken_
         from quizapp.tui.screens.problems import ProblemsScreen
 
         assert isinstance(app.screen, ProblemsScreen)
-        shown = [str(o.prompt) for o in app.screen.query_one("#problem-list")._options]
+        shown = [str(o.prompt) for o in app.screen.query_one("#problem-list").options]
         assert shown == [str(p) for p in bank.problems]
         assert all("broken.yaml:" in line for line in shown)
         await pilot.press("escape")
@@ -60,25 +61,21 @@ async def test_no_problems_means_no_banner_and_no_p_key(app_factory):
         assert not app.screen.check_action("problems", ())
 
 
-async def test_screens_not_built_yet_show_a_notice(app_factory, monkeypatch):
-    import importlib
+async def test_home_keys_open_their_screens_through_the_app(app_factory):
+    from quizapp.tui.screens.mock_setup import MockSetupScreen
+    from quizapp.tui.screens.stats import StatsScreen
 
-    real = importlib.import_module
-
-    def missing(name, *args):
-        if name in ("quizapp.tui.screens.stats", "quizapp.tui.screens.calculator"):
-            raise ImportError(name)
-        return real(name, *args)
-
-    monkeypatch.setattr(importlib, "import_module", missing)
     app = app_factory()
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
         home = app.screen
-        await pilot.press("s")
-        await pilot.pause()
-        assert app.screen is home
-        assert any("not available yet" in n.message for n in app._notifications)
+        for key, screen_class in (("s", StatsScreen), ("m", MockSetupScreen)):
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert isinstance(app.screen, screen_class)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert app.screen is home
 
 
 async def test_palette_offers_topic_jumps_and_screen_actions(app_factory, bank):
@@ -103,10 +100,9 @@ async def test_footer_and_buttons_in_chinese(app_factory):
         assert {"复习", "突击", "退出"} <= descriptions
 
 
-def test_every_word_has_both_languages():
-    assert set(WORDS["en"]) == set(WORDS["zh"])
-    assert [t(f"rating.{r}", "zh") for r in (1, 2, 3, 4)] == ["重来", "困难", "良好", "简单"]
-    assert t("no.such.key", "zh") == "no.such.key"
+def test_rating_words_in_chinese():
+    assert [say(f"rating.{r}", "zh") for r in (1, 2, 3, 4)] == ["重来", "困难", "良好", "简单"]
+    assert say("no.such.key", "zh") == "no.such.key"
 
 
 def test_interval_and_duration_formatting():
@@ -139,7 +135,7 @@ async def test_home_heading_is_not_repeated_and_number_headers_align_right(app_f
         assert not progress.startswith(heading)  # not "Today" over "Today: ..."
         table = app.screen.query_one("#topics", DataTable)
         columns = {str(key.value): column for key, column in table.columns.items()}
-        assert all(columns[k].label.justify == "right" for k in ("due", "new", "learned"))
+        assert all(columns[k].label.justify == "right" for k in ("learning", "review", "new", "learned"))
         numbers = table.get_row("__all__")[1:]
         assert all(cell.justify == "right" for cell in numbers)  # the figures under them
 

@@ -30,7 +30,7 @@ def still(pilot) -> None:
 
 async def cram(pilot, card_id: str) -> None:
     await settle(pilot)
-    pilot.app.start_review("cram", card_ids=[card_id])
+    pilot.app.open_review("cram", card_ids=[card_id])
     await settle(pilot)
     still(pilot)
 

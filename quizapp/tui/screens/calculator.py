@@ -1,8 +1,9 @@
-"""The what-if calculator: a form over every calculator setting and a live breakdown beside it.
+"""The what-if calculator: a mode switch (training · serving · cluster), a form over the settings that
+apply in that mode, and the live figures beside it.
 
 The screen only renders. Which fields exist and apply, the options dict, the figures and the drill
-snippet come from quizapp.tui.calculator_form, which calls quizapp.memory.setup_from_options (the
-one parser of calculator inputs); an invalid value is flagged on its field, never raised.
+snippet come from quizapp.practice.calculator_form, which calls quizapp.memory.setup_from_options
+(the one parser of calculator inputs); an invalid value is flagged on its field, never raised.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Label, Select, Static
+from textual.widgets import Footer, Header, Input, Label, Select, Static, Tab, Tabs
 
-from quizapp.tui import calculator_form as form
-from quizapp.tui.bindings import localize_bindings
+from quizapp.practice import calculator_form as form
+from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.breakdown_table import BreakdownTable
 
 SECTIONS = ("model", "run", "parallel", "lora", "inference", "hardware")
@@ -31,18 +31,26 @@ def _gb(value: float, unit: str = "GB") -> str:
     return format_bytes(value, unit)
 
 
-class CalculatorScreen(Screen[None]):
-    """Change any setting and see the memory breakdown, the fit and the largest batch/sequence/model."""
+def _time(seconds: float) -> str:
+    from quizapp.memory.quantities import format_quantity, sensible_unit
+
+    return format_quantity(seconds, sensible_unit(seconds, "seconds"), 2)
+
+
+class CalculatorScreen(QuizScreen[None]):
+    """Change any setting and see the memory per GPU, the fit, and the mode's figures and solves."""
 
     CSS_PATH = "calculator.tcss"
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back", id="back"),
+        Binding("ctrl+t", "next_mode", "Mode", id="next_mode"),
         Binding("ctrl+s", "copy_drill", "Copy as drill", id="copy_drill"),
         Binding("ctrl+r", "reset", "Reset", id="reset"),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, mode: str = form.DEFAULT_MODE) -> None:
         super().__init__()
+        self.mode = mode if mode in form.MODES else form.DEFAULT_MODE
         self.fields = {f.key: f for f in form.form_fields()}
         self.figures: form.Figures | None = None
         self._wanted_table: tuple[Any, Any] | None = None
@@ -53,11 +61,20 @@ class CalculatorScreen(Screen[None]):
         self._last_values: dict[str, object] | None = None
 
     # --- building ------------------------------------------------------------------------------------
-    def _t(self, key: str) -> str:
-        return self.app.t(key)  # type: ignore[attr-defined]
+    def _t(self, key: str, **args: object) -> str:
+        return self.app.t(key, **args)  # type: ignore[attr-defined]
+
+    def _word(self, key: str, mode_key: str | None = None) -> str:
+        """The mode's own word where there is one (batch reads "Concurrency" when serving)."""
+        from quizapp.words import TEXT
+
+        if mode_key and f"{key}.{mode_key}" in TEXT:
+            return self._t(f"{key}.{mode_key}")
+        return self._t(key)
 
     def _choice_label(self, key: str, choice: str) -> str:
-        if (key == "model" and choice in (form.CUSTOM, form.COUNT)) or (key == "gpu" and choice == form.NO_GPU):
+        if (key == "model" and choice in (form.CUSTOM, form.COUNT)) or (key == "gpu" and choice == form.NO_GPU) \
+                or choice == form.SAME:
             return self._t(f"calc.choice.{choice}")
         if key == "gpu":
             return form.gpu_label(choice)
@@ -74,15 +91,19 @@ class CalculatorScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Tabs(*(Tab(self._t(f"calc.mode.{m}"), id=f"mode-{m}") for m in form.MODES),
+                   active=f"mode-{self.mode}", id="calc-modes")
         with Horizontal(id="calc-body"):
             with VerticalScroll(id="calc-form"):
                 for section in SECTIONS:
                     items = [f for f in self.fields.values() if f.section == section]
                     with Vertical(classes="calc-section", id=f"section-{section}"):
-                        yield Static(Text(self._t(f"calc.section.{section}")), classes="calc-section-title")
+                        yield Static(Text(self._word(f"calc.section.{section}", self.mode)),
+                                     classes="calc-section-title", id=f"title-{section}")
                         for item in items:
                             with Horizontal(classes="calc-field", id=f"field-{item.key}"):
-                                yield Label(Text(self._t(f"calc.field.{item.key}")), classes="calc-label")
+                                yield Label(Text(self._word(f"calc.field.{item.key}", self.mode)),
+                                            classes="calc-label", id=f"label-{item.key}")
                                 yield self._input_widget(item)
             with VerticalScroll(id="calc-results"):
                 yield Static(Text(self._t("calc.title")), classes="screen-title")
@@ -97,7 +118,6 @@ class CalculatorScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        localize_bindings(self, self.app.settings.lang)  # type: ignore[attr-defined]
         self.refresh_bindings()
         self._inputs = {key: self.query_one(f"#input-{key}") for key in self.fields}
         self._rows = {key: self.query_one(f"#field-{key}") for key in self.fields}
@@ -105,12 +125,13 @@ class CalculatorScreen(Screen[None]):
         self._results = [self.query_one(f"#{name}") for name in
                          ("calc-total", "calc-fit", "calc-derived", "calc-shares", "calc-breakdown")]
         self._results += list(self.query(".calc-subtitle"))
+        self._inputs["model"].focus()  # the form starts where every question starts: the model
         self.recalculate()
 
     # --- reading the form ----------------------------------------------------------------------------
     def values(self) -> dict[str, object]:
-        """The form's current values by field key (strings; switches as bools)."""
-        values: dict[str, object] = {}
+        """The form's current values by field key (strings; switches as bools), and the mode."""
+        values: dict[str, object] = {"mode": self.mode}
         for key, item in self.fields.items():
             widget = self._inputs[key]
             if isinstance(widget, Select):
@@ -124,9 +145,34 @@ class CalculatorScreen(Screen[None]):
     @on(Input.Changed)
     def _changed(self, event) -> None:
         event.stop()
+        self._schedule()
+
+    def _schedule(self) -> None:
         if not self._recalc_pending:  # many changes in one frame (e.g. at mount) make one recalculation
             self._recalc_pending = True
             self.call_after_refresh(self.recalculate)
+
+    @on(Tabs.TabActivated, "#calc-modes")
+    def _mode_chosen(self, event: Tabs.TabActivated) -> None:
+        event.stop()
+        mode = (event.tab.id or "").removeprefix("mode-")
+        if mode in form.MODES and mode != self.mode:
+            self.set_mode(mode)
+
+    def set_mode(self, mode: str) -> None:
+        """Switch to `mode`: its fields, its words and its figures."""
+        self.mode = mode
+        tabs = self.query_one("#calc-modes", Tabs)
+        if tabs.active != f"mode-{mode}":
+            tabs.active = f"mode-{mode}"
+        for key in self.fields:
+            self.query_one(f"#label-{key}", Label).update(Text(self._word(f"calc.field.{key}", mode)))
+        for section in SECTIONS:
+            self.query_one(f"#title-{section}", Static).update(Text(self._word(f"calc.section.{section}", mode)))
+        self._schedule()
+
+    def action_next_mode(self) -> None:
+        self.set_mode(form.MODES[(form.MODES.index(self.mode) + 1) % len(form.MODES)])
 
     def action_reset(self) -> None:
         with self.prevent(Select.Changed, Input.Changed):
@@ -172,9 +218,9 @@ class CalculatorScreen(Screen[None]):
             for node in self._results:
                 node.display = True
             return
-        lines = [self._t("calc.invalid").format(field=self._t(f"calc.field.{field}") if field in self.fields else field,
-                                                message=message)
-                 for field, message in errors.items()]
+        lines = [self._t("calc.invalid").format(
+            field=self._word(f"calc.field.{field}", self.mode) if field in self.fields else field, message=message)
+            for field, message in errors.items()]
         banner.update(Text("\n".join([*lines, self._t("calc.invalid_note")])))
         banner.display = True
         for node in [*self._results, self.query_one("#calc-cpu")]:
@@ -199,10 +245,14 @@ class CalculatorScreen(Screen[None]):
     def _show(self, figures: form.Figures) -> None:
         b: Any = figures.breakdown
         fit: Any = figures.fit
+        setup: Any = figures.setup
+        per_gpu = figures.mode != "training" or setup.world_size > 1
+        key = "calc.total.per_gpu" if per_gpu else "calc.total"
         self.query_one("#calc-total", Static).update(
-            Text(self._t("calc.total").format(gb=_gb(b.total), gib=_gb(b.total, "GiB")), style="bold"))
+            Text(self._t(key).format(gb=_gb(b.total), gib=_gb(b.total, "GiB")), style="bold"))
         self.query_one("#calc-fit", Static).update(self._fit_text(b, fit))
-        self.query_one("#calc-derived", Static).update(self._derived_text(figures))
+        derived = {"serving": self._serving_text, "cluster": self._cluster_text}.get(figures.mode, self._derived_text)
+        self.query_one("#calc-derived", Static).update(derived(figures))
         self.query_one("#calc-shares", Static).update(self._shares_text(b))
         cpu = self.query_one("#calc-cpu", Static)
         cpu.update(Text(self._t("calc.cpu").format(cpu=_gb(b.cpu)) if b.cpu else ""))
@@ -237,27 +287,94 @@ class CalculatorScreen(Screen[None]):
         gauge.append(f" {share:.0%}" if share != float("inf") else " ∞")
         return gauge
 
+    def _show_solved(self, solved: form.Solved, render) -> str:
+        if solved.value is None:
+            return self._t("calc.na").format(reason=solved.reason or "")
+        if solved.hint is not None and not solved.value:
+            key, args = solved.hint
+            return self._t(key, **args)
+        text = render(solved.value)
+        if solved.hint is not None:
+            key, args = solved.hint
+            text += f" ({self._t(key, **args)})"
+        return text
+
+    def _rows_text(self, rows: list[tuple[str, str]]) -> Text:
+        width = max(len(label) for label, _ in rows) + 2
+        return Text("\n".join(f"{label:<{width}}{value}" for label, value in rows))
+
+    def _utilisation_rows(self, figures: form.Figures) -> list[tuple[str, str]]:
+        rows = []
+        if figures.mfu.value is not None and figures.hfu.value is not None:
+            rows.append((self._t("calc.mfu"), f"{figures.mfu.value:.1%} / {figures.hfu.value:.1%}"))
+        if figures.tokens_per_s.value is not None:
+            rows.append((self._t("calc.tokens_per_s"), f"{figures.tokens_per_s.value:,.0f}"))
+        return rows
+
     def _derived_text(self, figures: form.Figures) -> Text:
         from quizapp.memory import format_quantity
 
-        def show(solved: form.Solved, render) -> str:
-            if solved.value is None:
-                return self._t("calc.na").format(reason=solved.reason or "")
-            return render(solved.value)
-
+        show = self._show_solved
         rows = [
-            ("calc.max_batch", show(figures.max_batch, lambda v: f"{int(v):,}")),
-            ("calc.max_seq", show(figures.max_seq, lambda v: f"{int(v):,}")),
-            ("calc.max_params", show(figures.max_params, lambda v: format_quantity(v, "B"))),
-            ("calc.flops", show(figures.flops_per_token, lambda v: f"{v / 1e9:,.2f} GFLOP")),
-            ("calc.step", show(figures.step_time, lambda v: format_quantity(v, "s", 3))),
+            (self._t("calc.max_batch"), show(figures.max_batch, lambda v: f"{int(v):,}")),
+            (self._t("calc.max_seq"), show(figures.max_seq, lambda v: f"{int(v):,}")),
+            (self._t("calc.max_params"), show(figures.max_params, lambda v: format_quantity(v, "B"))),
+            (self._t("calc.flops"), show(figures.flops_per_token, lambda v: f"{v / 1e9:,.2f} GFLOP")),
+            (self._t("calc.step"), show(figures.step_time, lambda v: format_quantity(v, "s", 3))),
         ]
-        width = max(len(self._t(key)) for key, _ in rows) + 2
-        return Text("\n".join(f"{self._t(key):<{width}}{value}" for key, value in rows))
+        return self._rows_text(rows + self._utilisation_rows(figures))
+
+    def _serving_text(self, figures: form.Figures) -> Text:
+        s: Any = figures.serving
+        setup: Any = figures.setup
+        if s is None or s.decode is None:
+            return Text(self._t("calc.no_gpu"))
+        show = self._show_solved
+        d, p = s.decode, s.prefill
+        rows = [
+            (self._t("calc.kv_per_token"), f"{s.kv_bytes_per_token:,.0f} B"),
+            (self._t("calc.kv_budget"), _gb(s.budget)),
+            (self._t("calc.kv_tokens"), f"{s.kv_tokens:,} tokens"),
+            (self._t("calc.max_concurrency"), self._t("calc.at_context", n=f"{s.max_concurrency:,}", s=f"{setup.seq:,}")),
+            (self._t("calc.max_context"), show(figures.max_context, lambda v: self._t(
+                "calc.at_batch", n=f"{int(v):,}", b=f"{setup.batch:,}"))),
+            (self._t("calc.min_tp"), show(figures.min_tp, lambda v: f"{int(v)}" if v else "—")),
+            (self._t("calc.decode"), f"{_time(d.step_s)}, {self._t(f'calc.bound.{d.bound}')}"),
+            (self._t("calc.decode_rate"), self._t("calc.per_seq", total=f"{d.tokens_per_s:,.0f}",
+                                                   each=f"{d.per_seq_tokens_per_s:,.1f}")),
+            (self._t("calc.ttft"), f"{_time(p.step_s)}, {self._t(f'calc.bound.{p.bound}')}"),
+            (self._t("calc.critical_batch"), f"{s.critical_batch:,}"),
+        ]
+        return self._rows_text(rows)
+
+    def _cluster_text(self, figures: form.Figures) -> Text:
+        from quizapp.memory import format_quantity
+
+        c: Any = figures.communication
+        show = self._show_solved
+        rows: list[tuple[str, str]] = []
+        if c is not None:
+            for traffic in c.kinds:
+                if traffic.bytes or traffic.kind == "dp":
+                    seconds = _time(traffic.seconds) if c.link_bandwidth else "—"
+                    rows.append((self._t(f"calc.comm.{traffic.kind}"), f"{_gb(traffic.bytes)}, {seconds}"))
+            total_s = _time(c.total_s) if c.link_bandwidth else "—"
+            rows.append((self._t("calc.comm.total"), f"{_gb(c.total_bytes)}, {total_s}"))
+            if figures.setup.pp > 1:  # type: ignore[union-attr]
+                rows.append((self._t("calc.bubble"), f"{c.bubble:.1%}"))
+        rows += self._utilisation_rows(figures)
+        if figures.compute_budget.value is not None:
+            rows.append((self._t("calc.budget"), format_quantity(figures.compute_budget.value, "EFLOPs")))
+        if figures.train_days.value is not None:
+            rows.append((self._t("calc.train_days"), self._t("calc.days", n=f"{figures.train_days.value:,.1f}")))
+        if figures.chinchilla.value is not None:
+            rows.append((self._t("calc.chinchilla"), self._t("calc.tokens", n=f"{figures.chinchilla.value / 1e9:,.1f}B")))
+        rows.append((self._t("calc.min_gpus"), show(figures.min_gpus, lambda v: f"{int(v):,}")))
+        return self._rows_text(rows)
 
     def _shares_text(self, b: Any) -> Text:
         lang = self.app.settings.lang  # type: ignore[attr-defined]
-        from quizapp.tui.i18n import t
+        from quizapp.words import say as t
 
         rows = form.shares(b)
         if not rows:
@@ -281,4 +398,4 @@ class CalculatorScreen(Screen[None]):
             return
         from quizapp.tui.screens.drill_snippet import DrillSnippetScreen
 
-        self.app.push_screen(DrillSnippetScreen(dict(figures.options), form.snippet_asks(figures.setup)))
+        self.app.push_screen(DrillSnippetScreen(dict(figures.options), form.snippet_asks(figures.setup, figures.mode)))

@@ -2,7 +2,8 @@
 self-ratings, times against budgets, the quick calculations' results, the session's score and weakest
 topics, "retry the misses", and which ratings go into the schedule (mode "mock").
 
-Scoring, misses and the schedule write live in `quizapp.store.mock`; this screen renders and forwards.
+Scoring, misses and the schedule write live in `quizapp.practice.interview`; this screen renders the
+stored record (read before it is shown, written in the background) and forwards the choices.
 """
 
 from __future__ import annotations
@@ -13,24 +14,25 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Markdown, Static
+from textual.widgets import Button, Checkbox, Footer, Static
 
-from quizapp.store import mock as mock_store
-from quizapp.tui.bindings import localize_bindings
-from quizapp.store.countdown import format_clock
-from quizapp.store.errors import StoreError
-from quizapp.store.mock import MockError
-from quizapp.tui.cards import safe_render
+from quizapp.practice import interview
+from quizapp.practice.cards import safe_render
+from quizapp.practice.interview import MockRecord
+from quizapp.practice.timers import format_clock
 from quizapp.tui.formatting import format_duration
+from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
+from quizapp.tui.widgets.tick import TickBox
+from quizapp.vocab import CardKind, Mode, Rating, Verdict
+from quizapp.tui.widgets.prose import Prose
 
 
 class ItemControls(Vertical):
     """The rating (self-graded items) and, under it, the "into the schedule" choice of one mock item."""
 
     class Changed(Message):
-        def __init__(self, item_id: int, rating: int | None = None, to_schedule: bool | None = None) -> None:
+        def __init__(self, item_id: int, rating: Rating | None = None, to_schedule: bool | None = None) -> None:
             super().__init__()
             self.item_id = item_id
             self.rating = rating
@@ -48,12 +50,10 @@ class ItemControls(Vertical):
         if self.self_graded:
             yield RatingBar(self.lang)
         label = self._t("debrief.to_schedule_new" if self.new else "debrief.to_schedule")
-        yield Checkbox(label, mock_store.goes_to_schedule(self.item, new=self.new),
-                       classes="debrief-schedule", compact=True)
+        yield TickBox(label, interview.goes_to_schedule(self.item, new=self.new),
+                      classes="debrief-schedule", compact=True)
 
     def on_mount(self) -> None:
-        localize_bindings(self, self.app.settings.lang)
-        self.refresh_bindings()
         self.show(self.item)
 
     def show(self, item) -> None:
@@ -63,12 +63,12 @@ class ItemControls(Vertical):
         if self.self_graded:
             bar = self.query_one(RatingBar)
             for rating in RATINGS:
-                button = bar.query_one(f"#rate-{rating}")
+                button = bar.query_one(f"#rate-{rating.value}")
                 button.set_class(rating == item.rating, "-suggested")
                 button.disabled = locked
         box = self.query_one(Checkbox)
         with box.prevent(Checkbox.Changed):
-            box.value = mock_store.goes_to_schedule(item, new=self.new)
+            box.value = interview.goes_to_schedule(item, new=self.new)
         box.disabled = locked or item.rating is None
 
     @on(RatingBar.Rated)
@@ -82,10 +82,13 @@ class ItemControls(Vertical):
         self.post_message(self.Changed(self.item.id, to_schedule=event.value))
 
 
-class DebriefScreen(Screen):
-    """One stored session, question by question, with the whole session's figures on top."""
+class DebriefScreen(QuizScreen[None]):
+    """One stored session, question by question, with the whole session's figures on top. The record is
+    read (in the background) before the app opens the screen, so the screen is complete when it appears."""
 
     CSS_PATH = "debrief.tcss"
+    # Below 100 columns the draft goes above the standard answer instead of beside it (debrief.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
     BINDINGS = [
         Binding("r", "retry", "Retry misses", id="debrief.retry"),
@@ -93,14 +96,14 @@ class DebriefScreen(Screen):
         Binding("escape", "home", "Home", id="debrief.home"),
     ]
 
-    def __init__(self, session_id: int) -> None:
+    def __init__(self, record: MockRecord) -> None:
         super().__init__()
-        self.session_id = session_id
-        self.record = None
+        self.record = record
+        self.session_id = record.session.id
+        self._apply_failed = False
 
     def compose(self) -> ComposeResult:
-        t = self.app.t
-        self.record = mock_store.load_session(self.app.store, self.session_id)
+        t = self.t
         yield Static("", id="debrief-title", markup=False)
         yield Static("", id="debrief-summary", markup=False)
         with Horizontal(id="debrief-actions"):
@@ -121,7 +124,7 @@ class DebriefScreen(Screen):
     # --- sections --------------------------------------------------------------------------------
 
     def _question_section(self, index: int) -> ComposeResult:
-        t = self.app.t
+        t = self.t
         items = self.record.question_items(index)
         main = items[0]
         question = self.app.bank.question(main.question_id)
@@ -131,22 +134,22 @@ class DebriefScreen(Screen):
             yield from self._pair(main, safe_render(question, question.answer) if question else None)
             if question is not None and question.template:
                 yield Static(Text(t("debrief.template")), classes="debrief-label")
-                yield Markdown(safe_render(question, question.template), classes="debrief-template")
+                yield Prose(safe_render(question, question.template), classes="debrief-template")
             yield from self._controls(main, self_graded=True)
             for item in items[1:]:
-                if item.kind == "followup":
+                if item.kind is CardKind.FOLLOWUP:
                     followup = next((f for f in question.followups if f.id == item.item_id), None) if question else None
-                    yield Static(Text(t("debrief.followup").format(prompt=item.prompt)), classes="debrief-subheading")
+                    yield Static(Text(t("debrief.followup", prompt=item.prompt)), classes="debrief-subheading")
                     yield Static(Text(self._time_line(item)), classes="debrief-meta")
                     yield from self._pair(item, safe_render(question, followup.a) if followup else None)
                     yield from self._controls(item, self_graded=True)
                 else:
-                    yield Static(Text(t("debrief.calc").format(prompt=item.prompt)), classes="debrief-subheading")
+                    yield Static(Text(t("debrief.calc", prompt=item.prompt)), classes="debrief-subheading")
                     yield Static(self._drill_line(item), classes="debrief-drill")
                     yield from self._controls(item, self_graded=False)
 
     def _pair(self, item, standard: str | None) -> ComposeResult:
-        t = self.app.t
+        t = self.t
         with Horizontal(classes="debrief-pair"):
             with Vertical(classes="debrief-draft"):
                 yield Static(Text(t("debrief.your_draft")), classes="debrief-label")
@@ -156,123 +159,137 @@ class DebriefScreen(Screen):
                 yield Static(Text(text or t("debrief.empty_draft")), classes="debrief-text")
             with Vertical(classes="debrief-standard"):
                 yield Static(Text(t("debrief.standard")), classes="debrief-label")
-                yield Markdown(standard if standard is not None else t("debrief.missing"))
+                yield Prose(standard if standard is not None else t("debrief.missing"))
 
     def _controls(self, item, *, self_graded: bool) -> ComposeResult:
         if item.answered_at is None and item.rating is None:
             return
-        yield ItemControls(item, self.app.settings.lang, self.app.t, self_graded=self_graded,
+        yield ItemControls(item, self.lang, self.t, self_graded=self_graded,
                            new=item.card_id in self.record.new_cards)
 
     def _time_line(self, item) -> str:
-        t = self.app.t
+        t = self.t
         if item.answered_at is None:
             return t("debrief.not_reached")
-        line = t("debrief.time").format(used=format_clock(item.elapsed_s), budget=format_clock(item.budget_s))
+        line = t("debrief.time", used=format_clock(item.elapsed_s), budget=format_clock(item.budget_s))
         if item.elapsed_s > item.budget_s:
-            line += " · " + t("debrief.overtime").format(over=format_clock(item.elapsed_s - item.budget_s))
+            line += " · " + t("debrief.overtime", over=format_clock(item.elapsed_s - item.budget_s))
         if item.auto_advanced:
             line += " · " + t("debrief.auto_advanced")
         return line
 
     def _drill_line(self, item) -> Text:
-        t = self.app.t
+        t = self.t
         if item.answered_at is None:
             return Text(t("debrief.not_reached"))
-        verdict = item.verdict or "unparseable"
-        style = {"correct": "bold green", "close": "bold yellow"}.get(verdict, "bold red")
+        verdict = item.verdict or Verdict.UNPARSEABLE
+        style = {Verdict.CORRECT: "bold green", Verdict.CLOSE: "bold yellow"}.get(verdict, "bold red")
         text = Text()
-        text.append(t("debrief.verdict.skipped" if verdict == mock_store.SKIPPED else f"review.verdict.{verdict}"),
+        text.append(t("debrief.verdict.skipped" if verdict is Verdict.SKIPPED else f"review.verdict.{verdict}"),
                     style=style)
-        text.append("  " + t("debrief.your_value").format(value=item.draft.strip() or "—"))
-        text.append("  " + t("debrief.expected").format(value=item.expected_display or "?"))
-        text.append(f"  ({t('debrief.time_short').format(used=format_clock(item.elapsed_s))})")
-        if item.mistake_label:
-            text.append("\n" + t("review.mistake").format(label=item.mistake_label))
+        text.append("  " + t("debrief.your_value", value=item.draft.strip() or "—"))
+        text.append("  " + t("debrief.expected", value=item.expected_display or "?"))
+        text.append(f"  ({t('debrief.time_short', used=format_clock(item.elapsed_s))})")
+        if item.mistake_id:  # named in today's language, whatever language the interview was in
+            text.append("\n" + t("review.mistake", label=t(item.mistake_id)))
         return text
 
     # --- figures ---------------------------------------------------------------------------------
 
     def _refresh_summary(self) -> None:
-        t = self.app.t
+        t = self.t
         lang = self.app.settings.lang
         session = self.record.session
         items = self.record.items
         when = session.started_at.astimezone().strftime("%Y-%m-%d %H:%M")
         state = t("debrief.completed") if self.record.next_index is None else t("debrief.incomplete")
-        self.query_one("#debrief-title", Static).update(Text(t("debrief.title").format(when=when, state=state)))
-        score = mock_store.score(items)
+        self.query_one("#debrief-title", Static).update(Text(t("debrief.title", when=when, state=state)))
+        score = interview.score(items)
         rated = sum(item.rating is not None for item in items)
         answered = sum(item.answered_at is not None for item in items)
+        shown_score = "–" if score is None else f"{score:.0f}%"
+        if self.record.next_index is not None:  # unfinished: the score is over the answered items only
+            shown_score = t("mock.score_over_answered", score=shown_score, answered=answered, total=len(items))
         lines = [
-            t("debrief.score").format(score="–" if score is None else f"{score:.0f}%", rated=rated, total=len(items))
+            t("debrief.score", score=shown_score, rated=rated, total=len(items))
             + " · "
-            + t("debrief.session_time").format(used=format_duration(session.elapsed_s, lang),
+            + t("debrief.session_time", used=format_duration(session.elapsed_s, lang),
                                                budget=format_duration(self.record.total_budget, lang))
             + " · "
-            + t("debrief.answered").format(answered=answered, total=len(items)),
+            + t("debrief.answered", answered=answered, total=len(items)),
         ]
-        weakest = mock_store.weakest_topics(items)
+        weakest = interview.weakest_topics(items)
         if weakest:
-            lines.append(t("debrief.weakest").format(
+            lines.append(t("debrief.weakest", 
                 topics=", ".join(f"{topic} {value:.0f}%" for topic, value in weakest)))
-        missed = mock_store.misses(items)
-        lines.append(t("debrief.misses").format(count=len(missed)))
+        missed = interview.misses(items)
+        lines.append(t("debrief.misses", count=len(missed)))
         self.query_one("#debrief-summary", Static).update(Text("\n".join(lines)))
         self.query_one("#debrief-retry", Button).disabled = not missed
 
     @on(ItemControls.Changed)
     def _item_changed(self, event: ItemControls.Changed) -> None:
-        try:
-            if event.rating is not None:
-                mock_store.rate_item(self.app.store, event.item_id, event.rating)
-            if event.to_schedule is not None:
-                mock_store.set_to_schedule(self.app.store, event.item_id, event.to_schedule)
-        except (StoreError, MockError) as exc:  # shown, never a crash
-            self.notify(self.app.t("mock.save_failed").format(error=exc), severity="error", markup=False)
-            return
-        self._reload()
+        store, session_id = self.app.store, self.session_id
 
-    def _reload(self) -> None:
-        self.record = mock_store.load_session(self.app.store, self.session_id)
-        by_id = {item.id: item for item in self.record.items}
+        def save() -> MockRecord:
+            if event.rating is not None:
+                interview.rate_item(store, event.item_id, event.rating)
+            if event.to_schedule is not None:
+                interview.set_to_schedule(store, event.item_id, event.to_schedule)
+            return interview.load_session(store, session_id)
+
+        self.in_background(save, self._show_record)
+
+    def _show_record(self, record: MockRecord) -> None:
+        self.record = record
+        by_id = {item.id: item for item in record.items}
         for controls in self.query(ItemControls):
             controls.show(by_id[controls.item.id])
         self._refresh_summary()
 
     # --- actions ---------------------------------------------------------------------------------
 
-    def _apply(self, quiet: bool = False) -> bool:
-        try:
-            count = mock_store.apply_ratings(self.app.store, self.session_id)
-        except (StoreError, MockError) as exc:  # the ratings stay in mock_item; the user can retry
-            self.notify(self.app.t("mock.save_failed").format(error=exc), severity="error", markup=False)
-            return False
-        if count or not quiet:
-            self.notify(self.app.t("debrief.applied").format(count=count), markup=False)
-        self._reload()
-        return True
+    def _apply(self, then=None, *, quiet: bool = False) -> None:
+        """Write the chosen ratings into the schedule (in the background), then `then()`; a failure keeps
+        them in mock_item, so the user can try again."""
+        store, session_id = self.app.store, self.session_id
+
+        def apply() -> tuple[int, MockRecord]:
+            return interview.apply_ratings(store, session_id), interview.load_session(store, session_id)
+
+        def done(result: tuple[int, MockRecord]) -> None:
+            count, record = result
+            if count or not quiet:
+                self.notify(self.t("debrief.applied", n=count), markup=False)
+            self._show_record(record)
+            if then is not None:
+                then()
+
+        self.in_background(apply, done)
 
     def action_apply(self) -> None:
         self._apply()
 
     def action_retry(self) -> None:
-        missed = mock_store.misses(self.record.items)
+        missed = interview.misses(self.record.items)
         if not missed:
-            self.notify(self.app.t("debrief.no_misses"), markup=False)
+            self.notify(self.t("debrief.no_misses"), markup=False)
             return
-        self._apply(quiet=True)
-        self.app.start_review("cram", None, missed)
+        self._apply(lambda: self.app.open_review(Mode.CRAM, None, missed), quiet=True)
 
     def action_home(self) -> None:
-        if self.record.next_index is None:
-            self._apply(quiet=True)
-        self.app.pop_screen()
+        """Leaving a finished interview writes its chosen ratings first (once the write failed, and the
+        user was told, escape leaves without trying again)."""
+        if self.record.next_index is None and not self._apply_failed:
+            self._apply(self.app.pop_screen, quiet=True)
+        else:
+            self.app.pop_screen()
+
+    def background_failed(self, error: BaseException) -> None:
+        self._apply_failed = True
 
     def action_resume(self) -> None:
-        from quizapp.tui.screens.mock import MockScreen
-
-        self.app.switch_screen(MockScreen(mock_store.load_session(self.app.store, self.session_id)))
+        self.app.open_interview(self.record)
 
     @on(Button.Pressed, "#debrief-retry")
     def _retry_pressed(self) -> None:

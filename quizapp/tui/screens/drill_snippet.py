@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from quizapp.tui import calculator_form as form
+from quizapp.practice import calculator_form as form
 
 
 class DrillSnippetScreen(ModalScreen[Path | None]):

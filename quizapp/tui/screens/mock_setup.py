@@ -1,6 +1,6 @@
 """The small form behind `m` on Home: the same choices as `quizapp mock`, plus resuming or reading a
-past interview. Validation is `MockOptions`'s; starting stores the planned session, then the
-interview screen takes over.
+past interview. Validation is `MockOptions`'s; starting plans and stores the session (in the
+background), then the app opens the interview.
 """
 
 from __future__ import annotations
@@ -10,27 +10,29 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
-from quizapp.store import mock as mock_store
-from quizapp.store.errors import StoreError
-from quizapp.tui.bindings import localize_bindings
+from quizapp.practice import interview
+from quizapp.practice.interview import MockError, MockOptions, MockRecord, MockSessionSummary
+from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.tick import TickBox, TickList
 
 RECENT = 8  # past sessions listed on the form
 
 
-def session_line(summary: mock_store.MockSessionSummary, t, lang: str) -> str:
+def session_line(summary: MockSessionSummary, t) -> str:
     """One past session as a line: date, questions, score, whether it was finished."""
     when = summary.date.astimezone().strftime("%Y-%m-%d %H:%M")
     score = "–" if summary.score is None else f"{summary.score:.0f}%"
-    state = t("mock_setup.done") if summary.completed else t("mock_setup.unfinished").format(
+    if not summary.completed:  # the score counts only what was answered: say so, not a bare "100%"
+        score = t("mock.score_over_answered", score=score, answered=summary.answered, total=summary.items)
+    state = t("mock_setup.done") if summary.completed else t("mock_setup.unfinished",
         answered=summary.answered, total=summary.items)
-    return t("mock_setup.past_line").format(when=when, questions=summary.questions, score=score, state=state)
+    return t("mock_setup.past_line", when=when, questions=summary.questions, score=score, state=state)
 
 
-class MockSetupScreen(Screen):
+class MockSetupScreen(QuizScreen[None]):
     """Questions, minutes, follow-ups, calculations, topics, seed, strict; start, resume, or open a past
     debrief."""
 
@@ -41,8 +43,8 @@ class MockSetupScreen(Screen):
     ]
 
     def compose(self) -> ComposeResult:
-        t = self.app.t
-        defaults = mock_store.MockOptions()
+        t = self.t
+        defaults = MockOptions()
         with VerticalScroll(id="setup-body"):
             yield Static(Text(t("mock_setup.title")), classes="screen-title")
             for field, value in (("questions", defaults.questions), ("minutes", defaults.minutes),
@@ -56,10 +58,10 @@ class MockSetupScreen(Screen):
                             placeholder=t("mock_setup.seed_placeholder"))
             with Horizontal(classes="setup-row"):
                 yield Static(Text(t("mock_setup.strict_label")), classes="setup-label")
-                yield Checkbox(t("mock_setup.strict"), id="setup-strict", compact=True)
+                yield TickBox(t("mock_setup.strict"), id="setup-strict", compact=True)
             yield Static(Text(t("mock_setup.topics")), classes="setup-label")
-            yield SelectionList[str](*[(Text(topic), topic) for topic in self.app.bank.topics()], id="setup-topics",
-                                     compact=True)
+            yield TickList[str](*[(Text(topic), topic) for topic in self.app.bank.topics()], id="setup-topics",
+                                compact=True)
             yield Static("", id="setup-error", markup=False)
             with Horizontal(id="setup-buttons"):
                 yield Button(t("mock_setup.start"), id="setup-start", variant="primary", compact=True)
@@ -69,8 +71,7 @@ class MockSetupScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        localize_bindings(self, self.app.settings.lang)
-        self.refresh_bindings()
+        self.resume_id: int | None = None
         self.query_one("#setup-questions", Input).focus()
         self._load_past()
 
@@ -78,36 +79,35 @@ class MockSetupScreen(Screen):
         self._load_past()
 
     def _load_past(self) -> None:
-        t = self.app.t
-        try:
-            sessions = mock_store.list_sessions(self.app.store, limit=RECENT)
-            unfinished = mock_store.latest_incomplete(self.app.store)
-        except StoreError as exc:  # the form still works without the history
-            self.notify(t("mock.save_failed").format(error=exc), severity="error", markup=False)
-            sessions, unfinished = [], None
+        store = self.app.store
+        self.in_background(lambda: (interview.list_sessions(store, limit=RECENT), interview.latest_incomplete(store)),
+                           self._show_past)
+
+    def _show_past(self, past_and_unfinished: tuple[list[MockSessionSummary], int | None]) -> None:
+        sessions, unfinished = past_and_unfinished
         self.resume_id = unfinished
         self.query_one("#setup-resume", Button).display = unfinished is not None
         past = self.query_one("#setup-past", OptionList)
         past.clear_options()
-        past.add_options([Option(Text(session_line(s, t, self.app.settings.lang)), id=str(s.id)) for s in sessions])
+        past.add_options([Option(Text(session_line(s, self.t)), id=str(s.id)) for s in sessions])
         self.query_one("#setup-past-label").display = bool(sessions)
         past.display = bool(sessions)
 
-    def options(self) -> mock_store.MockOptions:
+    def options(self) -> MockOptions:
         """The form's values as MockOptions; MockError names the field that is wrong."""
-        t = self.app.t
+        t = self.t
 
         def number(field: str, kind):
             text = self.query_one(f"#setup-{field}", Input).value.strip()
             try:
                 return kind(text)
             except ValueError:
-                raise mock_store.MockError(t("mock_setup.bad_number").format(field=t(f"mock_setup.{field}"),
+                raise MockError(t("mock_setup.bad_number", field=t(f"mock_setup.{field}"),
                                                                              value=text)) from None
 
         seed_text = self.query_one("#setup-seed", Input).value.strip()
         topics = tuple(self.query_one("#setup-topics", SelectionList).selected)
-        return mock_store.MockOptions(
+        return MockOptions(
             questions=number("questions", int),
             minutes=number("minutes", float),
             followups=number("followups", int),
@@ -118,30 +118,29 @@ class MockSetupScreen(Screen):
         )
 
     def action_start(self) -> None:
-        from quizapp.tui.screens.mock import MockScreen
-
         error = self.query_one("#setup-error", Static)
         try:
-            record = mock_store.start_session(self.app.store, self.app.bank, self.options())
-        except mock_store.MockError as exc:
+            options = self.options()
+        except MockError as exc:
             error.update(Text(str(exc)))
             return
-        except StoreError as exc:  # a database error is shown, never a crash
-            error.update(Text(self.app.t("mock.save_failed").format(error=exc)))
-            return
         error.update("")
-        self.app.switch_screen(MockScreen(record))
+        store, bank = self.app.store, self.app.bank
+        self.in_background(lambda: interview.start_session(store, bank, options), self.app.open_interview)
+
+    def background_failed(self, error: BaseException) -> None:
+        self.query_one("#setup-error", Static).update(Text(str(error)))
 
     def open_session(self, session_id: int) -> None:
         """An unfinished session resumes; a finished one opens its debrief."""
-        from quizapp.tui.screens.debrief import DebriefScreen
-        from quizapp.tui.screens.mock import MockScreen
+        store = self.app.store
+        self.in_background(lambda: interview.load_session(store, session_id), self._open_record)
 
-        record = mock_store.load_session(self.app.store, session_id)
+    def _open_record(self, record: MockRecord) -> None:
         if record.next_index is None or record.session.completed:
-            self.app.push_screen(DebriefScreen(session_id))
+            self.app.open_debrief(record)
         else:
-            self.app.switch_screen(MockScreen(record))
+            self.app.open_interview(record)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -19,12 +19,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
-from quizapp.tui.bindings import localize_bindings
+from quizapp.tui.screens.base import QuizScreen
 
 POLL_SECONDS = 0.5
 
@@ -95,11 +94,12 @@ class PreviewModel:
 def build_preview_model(path: Path, seed: int | None) -> PreviewModel:
     """Parse the file, draw each drill's variant and compute every breakdown (no Textual work)."""
     from quizapp.content import draw_variant, load_question_file
-    from quizapp.tui.cards import drill_breakdown, gpu_fit
+    from quizapp.content.files import read_text
+    from quizapp.practice.cards import drill_breakdown, gpu_fit
 
     try:
-        source = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:  # a missing or unreadable file is one line, not a traceback
+        source = read_text(path)  # validate's bounded reader: regular files only, at most 1 MiB + 1 byte
+    except OSError as exc:  # a missing or unreadable file, a FIFO, a device: one line (validate's reason)
         return PreviewModel(unreadable=exc.strerror or str(exc))
     question, problems = load_question_file(path)
     if question is None or problems:
@@ -111,14 +111,14 @@ def build_preview_model(path: Path, seed: int | None) -> PreviewModel:
         solutions[drill.id] = (result, gpu_fit(result) if result is not None else None, error)
         try:
             variant = draw_variant(question, drill, 0 if seed is None else seed)
-        except Exception as exc:  # noqa: BLE001 - shown to the author, never a crash
+        except ValueError as exc:  # SetupError, QuantityError: shown to the author, never a crash
             drills.append(DrillPreview(drill, error=str(exc)))
             continue
         drills.append(DrillPreview(drill, variant, gpu_fit(variant.breakdown)))
     return PreviewModel(question, [], source=source, drills=drills, solutions=solutions)
 
 
-class PreviewScreen(Screen[None]):
+class PreviewScreen(QuizScreen[None]):
     """Preview of one question file for its author."""
 
     CSS_PATH = "preview.tcss"
@@ -144,13 +144,8 @@ class PreviewScreen(Screen[None]):
     def problems(self) -> list[Any]:
         return self.model.problems
 
-    def _t(self, key: str) -> str:
-        return self.app.t(key)  # type: ignore[attr-defined]
-
-    @property
-    def lang(self) -> str:
-        settings = getattr(self.app, "settings", None)
-        return getattr(settings, "lang", "en")
+    def _t(self, key: str, **args: object) -> str:
+        return self.app.t(key, **args)  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -159,8 +154,6 @@ class PreviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        localize_bindings(self, self.lang)
-        self.refresh_bindings()
         self.reload()
         if self.poll_seconds:
             self.set_interval(self.poll_seconds, self.check_for_changes)
@@ -189,14 +182,14 @@ class PreviewScreen(Screen[None]):
     def reload(self) -> None:
         """Read the file again and re-render it (the reading and computing happen in a thread)."""
         self._signature = file_signature(self.path)
-        seed = getattr(getattr(self.app, "settings", None), "seed", None)
+        seed = self.app.settings.seed
         self._load(self.path, seed)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="preview-load")
     def _load(self, path: Path, seed: int | None) -> None:
         try:
             model = build_preview_model(path, seed)
-        except Exception as exc:  # noqa: BLE001 - whatever goes wrong is one line for the author
+        except (OSError, ValueError) as exc:  # an unreadable file or a bad value: one line for the author
             model = PreviewModel(unreadable=str(exc))
         if not get_current_worker().is_cancelled:  # a newer render replaced this one
             self.app.call_from_thread(self._show_model, model)
@@ -207,15 +200,15 @@ class PreviewScreen(Screen[None]):
         status = self.query_one("#preview-status", Static)
         name = display_name(self.path)
         if model.unreadable is not None:
-            status.update(Text(self._t("preview.unreadable").format(file=name, error=model.unreadable)))
+            status.update(Text(self._t("preview.unreadable", file=name, error=model.unreadable)))
             status.set_class(True, "-problems")
             widgets: list[Widget] = []
         elif model.question is None or model.problems:
-            status.update(Text(self._t("preview.problems").format(file=name, count=len(model.problems))))
+            status.update(Text(self._t("preview.problems", file=name, n=len(model.problems))))
             status.set_class(True, "-problems")
             widgets = self._problem_widgets(model)
         else:
-            status.update(Text(self._t("preview.watching").format(file=name)))
+            status.update(Text(self._t("preview.watching", file=name)))
             status.set_class(False, "-problems")
             widgets = self._question_widgets(model)
         body = self.query_one("#preview-body", VerticalScroll)
@@ -242,16 +235,16 @@ class PreviewScreen(Screen[None]):
             return widgets
         widgets.append(AnswerPanel(question, lang=lang, solutions=model.solutions))
         for followup in question.followups:
-            widgets.append(Static(Text(self._t("preview.followup").format(id=followup.id)), classes="preview-heading"))
+            widgets.append(Static(Text(self._t("preview.followup", id=followup.id)), classes="preview-heading"))
             widgets.append(QuestionView(question, "followup", followup, lang=lang, classes="preview-card"))
             widgets.append(AnswerPanel(question, "followup", followup, lang=lang, solutions=model.solutions))
         for item in model.drills:
             drill, variant = item.drill, item.variant
             if variant is None:
-                widgets.append(Static(Text(self._t("preview.drill_error").format(id=drill.id, error=item.error)),
+                widgets.append(Static(Text(self._t("preview.drill_error", id=drill.id, error=item.error)),
                                       classes="preview-heading -error"))
                 continue
-            widgets.append(Static(Text(self._t("preview.drill").format(id=drill.id)), classes="preview-heading"))
+            widgets.append(Static(Text(self._t("preview.drill", id=drill.id)), classes="preview-heading"))
             # The parent question is the file's own, shown once at the top.
             widgets.append(QuestionView(question, "drill", drill, variant, lang=lang, show_parent=False,
                                         classes="preview-card"))

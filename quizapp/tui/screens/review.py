@@ -1,15 +1,20 @@
-"""Review (and cram): show a card, let the user answer, reveal, rate with FSRS, move on.
+"""Review (and cram): show a card, let the user answer, reveal, rate, move on.
 
-The screen holds only presentation state (the current card, whether it is revealed, the grade).
-Scheduling is `Store`'s job, grading `quizapp.content.grade`'s; every database call runs in a thread
-worker and a failure shows a message while keeping what was typed.
+The flow is `quizapp.practice.review.ReviewSession`'s: each key that needs the store is one session
+call run in the background (`in_background`), and the screen renders the frozen view it returns.
+The screen keeps only presentation state: whether the answer is revealed, and what the boxes hold.
 
-Keys: each card opens with its answer box focused; ctrl+r reveals (space too, once escape has left
-the box; on a drill with a typed answer, ctrl+r grades it first); 1-4 rate once revealed; Enter
-accepts the grader's suggestion on a drill; ctrl+z (u outside a box) undoes the last rating; e edits
-the question's YAML; escape leaves a text box, then goes home. After reveal the card area has the
-focus, so up/down/page up/page down scroll to the answer. The footer shows the keys that work where
-the focus is: ^r/^z while a box has it, space/u otherwise (check_action hides the others).
+Keys, as in Anki: on a self-graded card Space and Enter reveal; `a` or Tab puts the focus in the
+answer box (the setting type_answers puts it there first), where ctrl+enter or ctrl+r reveals with
+the typed text kept and Escape leaves it. A drill keeps its input focused and Enter grades it (ctrl+r
+too). 1-4 rate once revealed; Enter accepts the grader's suggestion on a drill; [ and ] switch the
+answer's tabs; ctrl+z (u outside a box) undoes the last rating; e edits the question (a bundled one
+through the user's own copy, quizapp.content.editable); Escape leaves a box, then goes home. After
+reveal the card area has the focus, so up/down/page up/page down scroll to the answer.
+
+From a rating until the next card is on screen, key presses are held and then replayed into it, so
+the rating key never lands in the next card's input and nothing typed meanwhile is lost. The footer
+shows the keys that work where the focus is (check_action hides the others).
 """
 
 from __future__ import annotations
@@ -18,38 +23,34 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, TextArea
+from textual.reactive import reactive
+from textual.widgets import Footer, Input, Static, TabbedContent, TextArea
 
-from quizapp.tui.bindings import localize_bindings
-from quizapp.tui.cards import CardContent, resolve_card
-from quizapp.tui.session import SessionTally
+from quizapp.practice.cards import CardContent
+from quizapp.practice.review import CardView, ReviewSession, Shown
+from quizapp.practice.tally import SessionTally
+from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.question_view import QuestionView
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
+from quizapp.vocab import CardKind, Mode, Rating, Verdict
 
-_VERDICT_STYLE = {"correct": "bold green", "close": "bold yellow", "wrong": "bold red", "unparseable": "bold"}
+def _resolved(path: Any) -> Any:
+    from pathlib import Path
+
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(path).absolute()
 
 
-@dataclass(frozen=True)
-class LoadedCard:
-    """Everything the worker fetched for the next card (or, when `content` is None, for the summary)."""
-
-    content: CardContent | None
-    variant: Any | None = None  # content.DrillVariant for drills
-    variant_error: str | None = None
-    intervals: dict[int, timedelta] | None = None
-    due: int = 0
-    new: int = 0
-    next_due: datetime | None = None
+_VERDICT_STYLE = {Verdict.CORRECT: "bold green", Verdict.CLOSE: "bold yellow", Verdict.WRONG: "bold red"}
 
 
 class CardArea(VerticalScroll):
@@ -61,9 +62,9 @@ class CardArea(VerticalScroll):
     ]
 
 
-class ReviewScreen(Screen[None]):
-    """One session. mode="review": the store's queue (optionally one topic); mode="cram": the given
-    card ids, or every card of `topic`, practised without moving the schedule."""
+class ReviewScreen(QuizScreen[None]):
+    """One session. mode REVIEW: the store's queue (optionally one topic); mode CRAM: the given card ids,
+    or every card of `topic`, practised without moving the schedule."""
 
     CSS_PATH = "review.tcss"
     AUTO_FOCUS = ""  # the screen decides: the answer box of each card as it is shown
@@ -71,13 +72,19 @@ class ReviewScreen(Screen[None]):
         # Two bindings per key pair: the footer shows the one that works where the focus is (check_action
         # hides the other). ctrl+r / ctrl+z also work outside a box, through their hidden twins.
         Binding("ctrl+r", "reveal_from_box", "Reveal", id="reveal-box", key_display="^r"),
+        Binding("ctrl+enter,ctrl+j", "reveal_from_box", "Reveal", id="reveal-box-enter", show=False),
         Binding("ctrl+r", "reveal", "Reveal", id="reveal-ctrl", show=False),
         Binding("space", "reveal", "Reveal", id="reveal"),
-        Binding("1", "rate(1)", "Again", id="again"),
-        Binding("2", "rate(2)", "Hard", id="hard"),
-        Binding("3", "rate(3)", "Good", id="good"),
-        Binding("4", "rate(4)", "Easy", id="easy"),
+        Binding("enter", "reveal", "Reveal", id="reveal-enter", show=False),
+        Binding("a,tab", "focus_box", "Type", id="type-answer", key_display="a"),
+        # 1-4 rate; the rating bar shows them with their intervals, so the footer keeps its room for the rest
+        Binding("1", "rate(1)", "Again", id="again", show=False),
+        Binding("2", "rate(2)", "Hard", id="hard", show=False),
+        Binding("3", "rate(3)", "Good", id="good", show=False),
+        Binding("4", "rate(4)", "Easy", id="easy", show=False),
         Binding("enter", "accept", "Accept", id="accept"),
+        Binding("right_square_bracket", "switch_tab(1)", "Tabs", id="tabs", key_display="[ ]"),
+        Binding("left_square_bracket", "switch_tab(-1)", "Tabs", id="tabs-back", show=False),
         # ctrl+z undoes the last rating from inside an answer box too, unless the box has typing to undo
         Binding("ctrl+z", "undo_from_box", "Undo", id="undo-box", key_display="^z", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="undo-anywhere", show=False, priority=True),
@@ -89,210 +96,169 @@ class ReviewScreen(Screen[None]):
         Binding("escape", "back", "Home", id="home"),
     ]
 
-    def __init__(self, mode: str = "review", topic: str | None = None, card_ids: list[str] | None = None) -> None:
+    revealed: reactive[bool] = reactive(False, bindings=True)
+    busy: reactive[bool] = reactive(True, bindings=True)  # a session call is running: keys wait
+    in_box: reactive[bool] = reactive(False, bindings=True)  # an answer box has the focus
+    box_has_text: reactive[bool] = reactive(False, bindings=True)  # ... and holds typing (^z undoes that)
+    suggested: reactive[Rating | None] = reactive(None, bindings=True)  # the grader's rating: Enter accepts it
+
+    def __init__(self, mode: Mode = Mode.REVIEW, topic: str | None = None, card_ids: list[str] | None = None) -> None:
         super().__init__()
-        if mode not in ("review", "cram"):
-            raise ValueError(f"mode: expected 'review' or 'cram', got {mode!r}")
-        self.mode = mode
+        self.mode = Mode(mode)
+        if self.mode is Mode.MOCK:
+            raise ValueError(f"mode: expected review or cram, got {mode!r}")
         self.topic = topic
         self.card_ids = list(card_ids) if card_ids is not None else None
-        self.current: CardContent | None = None
-        self.variant: Any | None = None
-        self.grade: Any | None = None
-        self.revealed = False
-        self.busy = True
-        self.tally = SessionTally(mode=mode, topic=topic)
-        self._intervals: dict[int, timedelta] = {}
-        self._shown_at = 0.0
-        self._cram_queue: list[str] | None = None
-        self._cram_total = 0
-        self._cram_done = 0
+        self.session: ReviewSession | None = None
+        self._held: list[events.Key] = []  # keys pressed while a session call runs, replayed after it
+
+    # --- what the session shows (the tests read these) ----------------------------------------------
+    @property
+    def view(self) -> CardView | None:
+        return self.session.current if self.session is not None else None
+
+    @property
+    def current(self) -> CardContent | None:
+        return self.view.content if self.view is not None else None
+
+    @property
+    def variant(self) -> Any | None:
+        return self.view.variant if self.view is not None else None
+
+    @property
+    def grade(self) -> Any | None:
+        return self.session.grade if self.session is not None else None
+
+    @property
+    def tally(self) -> SessionTally | None:
+        return self.session.tally if self.session is not None else None
 
     # --- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        app: Any = self.app
         with Horizontal(id="review-top"):
-            yield Static(Text(app.t("review.loading")), id="progress")
+            yield Static(Text(self.t("review.loading")), id="progress")
         yield CardArea(id="card-area")
-        yield RatingBar(app.settings.lang, id="rating-bar", classes="-hidden")
+        yield RatingBar(self.lang, id="rating-bar", classes="-hidden")
         yield Footer()
 
     def on_mount(self) -> None:
-        app: Any = self.app
-        localize_bindings(self, app.settings.lang)
-        localize_bindings(self.query_one(CardArea), app.settings.lang)
-        self.tally.started = app.clock.monotonic()
-        self._load(self._first_task)
-
-    @property
-    def lang(self) -> str:
-        return self.app.settings.lang  # type: ignore[attr-defined]
-
-    def tr(self, key: str) -> str:
-        return self.app.t(key)  # type: ignore[attr-defined]
-
-    # --- background work -------------------------------------------------------------------------
-    def _in_background(self, task: Callable[[], Any], done: Callable[[Any], Any]) -> None:
-        """Run `task` (database work) in a thread; `done(result)` on the UI thread; errors as a message."""
-        self.busy = True
-        self.refresh_bindings()
         app = self.app
+        self.session = ReviewSession(app.store, app.bank, app.clock, self.mode, self.topic, self.card_ids,
+                                     seed=app.settings.seed)
+        self._call(self.session.start)
 
-        def run() -> None:
-            try:
-                result = task()
-            except Exception as exc:  # noqa: BLE001 - shown to the user, the session goes on
-                app.call_from_thread(self._failed, exc)
-            else:
-                app.call_from_thread(done, result)
+    # --- session calls ---------------------------------------------------------------------------
+    def _call(self, call: Callable[[], Any], then: Callable[[Any], Any] | None = None) -> None:
+        """Run one session call in the background; its result is shown (or handed to `then`)."""
+        self.busy = True
+        self.in_background(call, then or self._show)
 
-        self.run_worker(run, thread=True, exclusive=True, group="review-db", exit_on_error=False)
+    def background_failed(self, error: BaseException) -> None:
+        self.busy = False  # what was typed is still in its box; the user can try again
+        self._replay_held()
 
-    def _failed(self, exc: Exception) -> None:
-        self.busy = False
-        self.refresh_bindings()
-        message = self.tr("app.db_error").format(error=exc) + " " + self.tr("review.typed_kept")
-        self.app.notify(message, severity="error", markup=False, timeout=8)
+    def on_key(self, event: events.Key) -> None:
+        """While a session call runs (a rating, an undo), hold every key; _show replays them on the next card."""
+        if self.busy and self.session is not None and event.key not in ("ctrl+c", "ctrl+q"):
+            event.stop()
+            event.prevent_default()
+            self._held.append(events.Key(event.key, event.character))
 
-    def _load(self, task: Callable[[], LoadedCard]) -> None:
-        self._in_background(task, self._show_loaded)
+    def _replay_held(self) -> None:
+        held, self._held = self._held, []
+        for key in held:
+            self.app.post_message(key)
 
-    def _first_task(self) -> LoadedCard:
-        if self.mode == "cram":
-            store: Any = self.app.store  # type: ignore[attr-defined]
-            queue = list(store.cram(topic=self.topic, card_ids=self.card_ids))
-            self._cram_queue = queue
-            self._cram_total = len(queue)
-        return self._next_task()
-
-    def _next_task(self) -> LoadedCard:
-        """(worker thread) The next card to show, with its intervals and the queue counts."""
-        app: Any = self.app
-        store, bank = app.store, app.bank
-        while True:
-            if self.mode == "cram":
-                assert self._cram_queue is not None
-                if not self._cram_queue:
-                    return LoadedCard(None, next_due=store.next_due())
-                card_id = self._cram_queue[0]
-            else:
-                row = store.next_card(self.topic)
-                if row is None:
-                    return LoadedCard(None, next_due=store.next_due())
-                card_id = row.card_id
-            content = resolve_card(bank, card_id)
-            if content is None:
-                if self.mode == "cram":  # a stale id: drop it rather than stop the session
-                    self._cram_queue.pop(0)  # type: ignore[union-attr]
-                    self._cram_total -= 1
-                    continue
-                return LoadedCard(None, next_due=store.next_due())
-            return self._card_task(content)
-
-    def _card_task(self, content: CardContent, variant: Any | None = None) -> LoadedCard:
-        """(worker thread) Draw the drill variant (unless `variant` is given: an undone card comes back
-        with the one it had) and fetch intervals and counts for `content`."""
-        app: Any = self.app
-        store = app.store
-        variant_error = None
-        if content.kind == "drill" and variant is None:
-            try:
-                from quizapp.content import draw_variant
-
-                variant = draw_variant(content.question, content.drill, app.settings.seed)
-            except Exception as exc:  # noqa: BLE001 - shown on the card; it can still be rated
-                variant_error = str(exc)
-        intervals = {} if self.mode == "cram" else dict(store.preview(content.card_id))
-        due = new = 0
-        if self.mode == "review":
-            counts = store.counts()
-            total = counts.get(self.topic or "")
-            if total is not None:
-                due, new = total.due, total.new
-        return LoadedCard(content, variant, variant_error, intervals, due, new)
-
-    # --- showing a card --------------------------------------------------------------------------
-    async def _show_loaded(self, loaded: LoadedCard, keep_text: str | None = None) -> None:
-        self.busy = False
-        if loaded.content is None:
-            self._finish(loaded.next_due)
+    async def _show(self, shown: Shown) -> None:
+        if not isinstance(shown, CardView):
+            self.busy = False
+            self._held.clear()
+            self.app.open_summary(shown)
             return
-        self.current = loaded.content
-        self.variant = loaded.variant
-        self.grade = None
         self.revealed = False
-        self._intervals = loaded.intervals or {}
-        self._shown_at = self.app.clock.monotonic()  # type: ignore[attr-defined]
-        self._update_progress(loaded)
+        self.suggested = None
+        self._update_progress(shown)
         area = self.query_one("#card-area", VerticalScroll)
         await area.remove_children()
-        content = loaded.content
-        item = content.followup if content.kind == "followup" else content.drill
-        widgets: list[Any] = [QuestionView(content.question, content.kind, item, loaded.variant, lang=self.lang)]
-        if content.kind == "drill" and loaded.variant is not None:
-            unit = loaded.variant.unit
-            widgets.append(
-                Input(
-                    value=keep_text or "",
-                    placeholder=self.tr("review.drill_hint").format(unit=unit),
-                    id="drill-input",
-                )
-            )
+        content = shown.content
+        item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
+        widgets: list[Any] = [QuestionView(content.question, content.kind, item, shown.variant, lang=self.lang)]
+        if content.kind is CardKind.DRILL and shown.variant is not None:
+            widgets.append(Input(value=shown.typed or "", placeholder=self.t("review.drill_hint", unit=shown.variant.unit),
+                                 id="drill-input"))
             widgets.append(Static(Text(""), id="verdict"))
         else:
-            if loaded.variant_error:
-                widgets.append(Static(Text(self.tr("breakdown.error").format(error=loaded.variant_error)), id="verdict"))
-            widgets.append(Static(Text(self.tr("review.your_answer")), classes="muted"))
-            widgets.append(TextArea(keep_text or "", id="own-answer", soft_wrap=True, show_line_numbers=False))
+            if shown.variant_error:
+                widgets.append(Static(Text(self.t("breakdown.error", error=shown.variant_error)), id="verdict"))
+            widgets.append(Static(Text(self.t("review.your_answer.keys")), classes="muted"))
+            widgets.append(TextArea(shown.typed or "", id="own-answer", soft_wrap=True, show_line_numbers=False))
         await area.mount_all(widgets)
         area.scroll_home(animate=False)
         rating_bar = self.query_one(RatingBar)
         rating_bar.add_class("-hidden")
         rating_bar.suggest(None)
-        rating_bar.set_intervals(self._intervals)
-        # The answer box has focus from the start, so a user who starts typing never rates by accident
-        # (space would reveal and a digit would rate); ctrl+r reveals from inside it.
+        rating_bar.set_intervals(dict(shown.intervals))
+        # A drill's input has the focus (Enter grades); a self-graded card leaves it to the card area, so
+        # Space and Enter reveal as in Anki, unless the user asked to type answers (type_answers) or is
+        # back on a card with typed text (after an undo or an edit).
         box = self.query_one("#drill-input, #own-answer")
-        box.focus()
-        if isinstance(box, TextArea) and keep_text:
-            box.move_cursor(box.document.end)
-        self.refresh_bindings()
-
-    def _update_progress(self, loaded: LoadedCard) -> None:
-        if self.mode == "cram":
-            text = self.tr("review.progress.cram").format(index=self._cram_done + 1, total=self._cram_total)
+        if isinstance(box, Input) or shown.typed or self._type_answers():
+            box.focus()
+            if isinstance(box, TextArea) and shown.typed:
+                box.move_cursor(box.document.end)
         else:
-            text = self.tr("review.progress").format(due=loaded.due, new=loaded.new, done=self.tally.reviewed)
+            area.focus()
+        self.busy = False
+        self._replay_held()
+
+    def _type_answers(self) -> bool:
+        return bool(getattr(self.app.store.config, "type_answers", False))
+
+    def action_focus_box(self) -> None:
+        """`a` / Tab: put the focus in the answer box (typing starts there; ctrl+r reveals)."""
+        for box in self.query("#drill-input, #own-answer"):
+            if not box.disabled:
+                box.focus()
+            return
+
+    def action_switch_tab(self, step: int) -> None:
+        """[ and ]: the previous / next tab of the revealed answer."""
+        for tabs in self.query("#answer-tabs").results(TabbedContent):
+            panes = [pane.id for pane in tabs.query("TabPane") if pane.id]
+            if tabs.active in panes:
+                tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
+            return
+
+    def _update_progress(self, shown: CardView) -> None:
+        p = shown.progress
+        if p.mode is Mode.CRAM:
+            text = self.t("review.progress.cram", index=p.index, total=p.total)
+        else:
+            text = self.t("review.progress", due=p.due, new=p.new, done=p.done)
         if self.topic:
             text = f"{self.topic} · {text}"
         self.query_one("#progress", Static).update(Text(text))
 
     def _typed_text(self) -> str | None:
-        for selector, kind in (("#drill-input", Input), ("#own-answer", TextArea)):
-            widgets = self.query(selector)
-            if widgets:
-                widget = widgets.first(kind)
-                value = widget.value if isinstance(widget, Input) else widget.text
-                return value if value.strip() else None
+        for box in self.query("#drill-input, #own-answer"):
+            value = box.value if isinstance(box, Input) else box.text  # type: ignore[attr-defined]
+            return value if value.strip() else None
         return None
 
     # --- answering -------------------------------------------------------------------------------
     @on(Input.Submitted, "#drill-input")
     def _drill_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if self.revealed or self.current is None or self.variant is None:
+        if self.revealed or self.variant is None or self.busy:
             return
-        if self._grade_drill(event.input).verdict == "unparseable":
+        if self._grade_drill(event.input).verdict is Verdict.UNPARSEABLE:
             event.input.focus()
             return
         self._reveal_graded(event.input)
 
     def _grade_drill(self, box: Input) -> Any:
         """Grade what the drill's input holds and show the verdict."""
-        from quizapp.content import grade
-
-        result = grade(self.variant, self.current.drill, box.value, lang=self.lang)  # type: ignore[union-attr]
-        self.grade = result
+        result = self.session.check(box.value)  # type: ignore[union-attr]
         self._show_grade(result)
         return result
 
@@ -301,69 +267,69 @@ class ReviewScreen(Screen[None]):
         box.disabled = True
         self.action_reveal()
         if self.grade is not None and self.grade.suggested_rating is not None:
-            self.query_one(RatingBar).suggest(self.grade.suggested_rating)
+            self.suggested = self.grade.suggested_rating
+            self.query_one(RatingBar).suggest(self.suggested)
             self.query_one("#card-area", VerticalScroll).focus()  # Enter accepts; arrows scroll
-        self.refresh_bindings()
 
     def _typed_drill_box(self) -> Input | None:
         """The drill's input when it holds an answer not graded yet (or graded unreadable)."""
         if self.revealed or self.variant is None:
             return None
         for box in self.query("#drill-input").results(Input):
-            if box.value.strip() and (self.grade is None or self.grade.verdict == "unparseable"):
+            if box.value.strip() and (self.grade is None or self.grade.verdict is Verdict.UNPARSEABLE):
                 return box
         return None
 
     def _show_grade(self, result: Any) -> None:
-        from quizapp.memory.quantities import format_quantity
+        from quizapp.content.solution import distinguishable
 
         verdict = Text()
-        verdict.append(self.tr(f"review.verdict.{result.verdict}"), style=_VERDICT_STYLE.get(result.verdict, "bold"))
-        if result.verdict == "unparseable":
+        verdict.append(self.t(f"review.verdict.{result.verdict}"), style=_VERDICT_STYLE.get(result.verdict, "bold"))
+        if result.verdict is Verdict.UNPARSEABLE:
             if result.reason:
                 verdict.append(f": {result.reason}")
-            verdict.append(f"\n{self.tr('review.retype')}")
+            verdict.append(f"\n{self.t('review.retype')}")
         else:
             unit = self.variant.unit
-            if result.value is not None:
-                verdict.append(f" · {self.tr('review.your_value')}: {format_quantity(result.value, unit)}")
-            verdict.append(f" · {self.tr('review.expected')}: {self.variant.expected_display}")
-            if result.mistake_label:
+            expected = self.variant.expected_display
+            if result.value is not None:  # as many digits as it takes to show 0.128 vs 0.131 MB
+                yours, expected = distinguishable(result.value, self.variant.expected, unit)
+                verdict.append(f" · {self.t('review.your_value')}: {yours}")
+            verdict.append(f" · {self.t('review.expected')}: {expected}")
+            if result.mistake_id:
                 verdict.append("\n")
-                verdict.append(self.tr("review.mistake").format(label=result.mistake_label), style="bold")
+                verdict.append(self.t("review.mistake", label=self.t(result.mistake_id)), style="bold")
         self.query_one("#verdict", Static).update(verdict)
 
     def action_reveal_from_box(self) -> None:
         self.action_reveal()
 
     def action_reveal(self) -> None:
-        if self.revealed or self.current is None:
+        if self.revealed or self.current is None or self.busy:
             return
         box = self._typed_drill_box()
         if box is not None:
             # A typed drill answer is graded first, as Enter would, so it is scored and stored. An
             # unreadable one still reveals (the user asked to see the answer), with the reason shown.
-            if self._grade_drill(box).verdict != "unparseable":
+            if self._grade_drill(box).verdict is not Verdict.UNPARSEABLE:
                 self._reveal_graded(box)
                 return
         self.revealed = True
         content = self.current
-        item = content.followup if content.kind == "followup" else content.drill
+        item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
         for area in self.query("#own-answer").results(TextArea):
             area.read_only = True
-        for box in self.query("#drill-input").results(Input):
-            if self.grade is None or self.grade.verdict == "unparseable":
-                box.disabled = True
+        for drill_box in self.query("#drill-input").results(Input):
+            if self.grade is None or self.grade.verdict is Verdict.UNPARSEABLE:
+                drill_box.disabled = True
         from quizapp.tui.widgets.answer_panel import AnswerPanel  # tabs, lists, tables: needed from reveal on
 
-        self.query_one("#card-area", VerticalScroll).mount(
-            AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer")
-        )
+        card_area = self.query_one("#card-area", VerticalScroll)
+        card_area.mount(AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer"))
         self.query_one(RatingBar).remove_class("-hidden")
         # The card area takes the focus: up/down/page keys scroll to the answer, while 1-4 and Enter
         # (which it does not bind) still reach the screen's rating bindings.
-        self.query_one("#card-area", VerticalScroll).focus()
-        self.refresh_bindings()
+        card_area.focus()
 
     def action_scroll_card(self, how: str) -> None:
         area = self.query_one("#card-area", VerticalScroll)
@@ -375,89 +341,65 @@ class ReviewScreen(Screen[None]):
     def action_rate(self, rating: int) -> None:
         if not self.revealed or self.busy or self.current is None or rating not in RATINGS:
             return
-        app: Any = self.app
-        content = self.current
-        grade = self.grade if self.grade is not None and self.grade.verdict != "unparseable" else None
-        duration_ms = max(int((app.clock.monotonic() - self._shown_at) * 1000), 0)
-        answer = self._typed_text()
-        verdict = grade.verdict if grade is not None else None
-        mistake = grade.mistake_id if grade is not None else None
-        variant = self.variant
-
-        def task() -> LoadedCard:
-            app.store.review(
-                content.card_id,
-                rating,
-                duration_ms=duration_ms,
-                mode=self.mode,
-                answer=answer,
-                verdict=verdict,
-                mistake=mistake,
-            )
-            if self.mode == "cram" and self._cram_queue and self._cram_queue[0] == content.card_id:
-                self._cram_queue.pop(0)
-                self._cram_done += 1
-            self.tally.record(content.card_id, verdict, answer=answer, variant=variant)
-            return self._next_task()
-
-        self._load(task)
+        session, answer = self.session, self._typed_text()
+        self._call(lambda: session.rate(Rating(rating), answer))  # type: ignore[union-attr]
 
     def action_accept(self) -> None:
-        suggested = self.query_one(RatingBar).suggested
-        if suggested is not None:
-            self.action_rate(suggested)
+        if self.suggested is not None:
+            self.action_rate(self.suggested)
 
     @on(RatingBar.Rated)
     def _rated(self, event: RatingBar.Rated) -> None:
         event.stop()
         self.action_rate(event.rating)
 
+    def action_undo_from_box(self) -> None:
+        self.action_undo()
+
     def action_undo(self) -> None:
-        if self.busy:
+        if self.busy or self.session is None:
             return
-        app: Any = self.app
+        self._call(self.session.undo, self._undone)
 
-        def task() -> tuple[LoadedCard, str | None] | None:
-            card_id = app.store.undo()
-            if card_id is None:
-                return None
-            rated = self.tally.unrecord(card_id)
-            if self.mode == "cram" and self._cram_queue is not None:
-                self._cram_queue.insert(0, card_id)
-                self._cram_done = max(self._cram_done - 1, 0)
-            content = resolve_card(app.bank, card_id)
-            if content is None:
-                return self._next_task(), None
-            # The card comes back as it was: the same drill variant and the typed answer in its box.
-            variant = rated.variant if rated is not None else None
-            answer = rated.answer if rated is not None else None
-            return self._card_task(content, variant), answer
-
-        async def done(result: tuple[LoadedCard, str | None] | None) -> None:
-            if result is None:
-                self.busy = False
-                self.refresh_bindings()
-                self.app.notify(self.tr("review.nothing_to_undo"), markup=False)
-                return
-            self.app.notify(self.tr("review.undone"), markup=False)
-            loaded, answer = result
-            await self._show_loaded(loaded, keep_text=answer)
-
-        self._in_background(task, done)
+    async def _undone(self, shown: Shown | None) -> None:
+        if shown is None:
+            self.busy = False
+            self._replay_held()
+            self.notify(self.t("review.nothing_to_undo"), markup=False)
+            return
+        self.notify(self.t("review.undone"), markup=False)
+        await self._show(shown)
 
     # --- editing the question --------------------------------------------------------------------
     def _editor_command(self) -> list[str]:
-        app: Any = self.app
-        editor = app.settings.editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        editor = self.app.settings.editor or os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
         return shlex.split(editor)
+
+    def _configured_dirs(self) -> tuple:
+        """The --content folders, or () when the app runs on the bundled bank (with the user's folder)."""
+        from quizapp.locations import bundled_content_dir
+
+        dirs = tuple(self.app.settings.content_dirs)
+        bundled = bundled_content_dir().resolve()
+        return () if not dirs or any(_resolved(d) == bundled for d in dirs) else dirs
 
     def action_edit(self) -> None:
         if self.current is None or self.busy:
             return
-        path = getattr(self.current.question, "source_path", None)
-        if path is None:
-            self.app.notify(self.tr("app.no_source"), severity="warning", markup=False)
+        question = self.current.question
+        if getattr(question, "source_path", None) is None:
+            self.notify(self.t("app.no_source"), severity="warning", markup=False)
             return
+        from quizapp.content.editable import editable_file
+
+        configured = self._configured_dirs()
+        try:
+            editable = editable_file(question, configured)
+        except OSError as exc:
+            self.notify(self.t("edit.failed", reason=exc.strerror or exc), severity="error", markup=False)
+            return
+        path = editable.path
+        self.notify(self.t(f"edit.{editable.where}", path=path), markup=False, timeout=6)
         command = [*self._editor_command(), str(path)]
         try:
             try:
@@ -466,39 +408,21 @@ class ReviewScreen(Screen[None]):
             except SuspendNotSupported:  # headless (tests): run it without handing over the terminal
                 subprocess.run(command, check=False, stdin=subprocess.DEVNULL)
         except OSError as exc:
-            self.app.notify(self.tr("app.editor_failed").format(error=exc), severity="error", markup=False)
+            self.notify(self.t("app.editor_failed", error=exc), severity="error", markup=False)
             return
-        self._reload_after_edit()
+        from quizapp.locations import content_dirs
 
-    def _reload_after_edit(self) -> None:
-        app: Any = self.app
-        card_id = self.current.card_id if self.current else None
-        typed = self._typed_text()
+        # the folders again: the user's folder may have just been made by the copy
+        session, typed, dirs = self.session, self._typed_text(), content_dirs(configured)
+        self._call(lambda: session.reload(dirs, typed), self._reloaded)  # type: ignore[union-attr]
 
-        def task() -> tuple[Any, LoadedCard | None]:
-            from quizapp.content import load_bank
-
-            bank = load_bank(app.settings.content_dirs)
-            app.store.sync(bank.cards())
-            content = resolve_card(bank, card_id) if card_id else None
-            if content is None:
-                return bank, None
-            return bank, self._card_task(content)
-
-        async def done(result: tuple[Any, LoadedCard | None]) -> None:
-            bank, loaded = result
-            app.bank = bank
-            app.notify(app.t("app.reloaded").format(count=len(bank.questions)), markup=False)
-            if bank.problems:
-                app.notify(
-                    app.t("home.problems").format(count=len(bank.problems)), severity="warning", markup=False
-                )
-            if loaded is None:
-                self._load(self._next_task)
-            else:
-                await self._show_loaded(loaded, keep_text=typed)
-
-        self._in_background(task, done)
+    async def _reloaded(self, shown: Shown) -> None:
+        bank = self.session.bank  # type: ignore[union-attr]
+        self.app.bank = bank
+        self.notify(self.t("app.reloaded", n=len(bank.questions)), markup=False)
+        if bank.problems:
+            self.notify(self.t("home.problems", n=len(bank.problems)), severity="warning", markup=False)
+        await self._show(shown)
 
     # --- leaving ---------------------------------------------------------------------------------
     def action_back(self) -> None:
@@ -507,66 +431,65 @@ class ReviewScreen(Screen[None]):
             return
         self.app.pop_screen()
 
-    def _finish(self, next_due: datetime | None) -> None:
-        from quizapp.tui.screens.summary import SummaryScreen
-
-        app: Any = self.app
-        summary = self.tally.summary(app.clock.monotonic(), next_due)
-        self.app.switch_screen(SummaryScreen(summary))
-
     # --- which keys apply now --------------------------------------------------------------------
-    def _box_focused(self) -> bool:
-        """Whether an answer box (where space and u are typed) has the focus."""
-        return isinstance(self.focused, (TextArea, Input))
-
     def on_descendant_focus(self) -> None:
-        self.refresh_bindings()  # the footer shows ^r/^z in a box, space/u outside
+        self._watch_box()
 
     def on_descendant_blur(self) -> None:
-        self.refresh_bindings()
+        self._watch_box()
 
     @on(Input.Changed)
     @on(TextArea.Changed)
     def _typing_changed(self) -> None:
-        self.refresh_bindings()  # ^z undoes the typing, not the rating, while the box has some
+        self._watch_box()
+
+    def _watch_box(self) -> None:
+        """Mirror where the focus is into reactives; the footer follows (reactive(bindings=True))."""
+        box = self.focused
+        self.in_box = isinstance(box, (TextArea, Input))
+        self.box_has_text = bool(box.text if isinstance(box, TextArea) else box.value) if self.in_box else False  # type: ignore[union-attr]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        in_box = self._box_focused()
         if action in ("reveal", "reveal_from_box"):
-            if action == "reveal" and in_box or action == "reveal_from_box" and not in_box:
+            if (action == "reveal") == self.in_box:
                 return False  # hidden: its twin binding is the one that works here
             return self.current is not None and not self.revealed and not self.busy
         if action == "rate":
             return self.revealed and not self.busy
         if action == "accept":
-            return self.revealed and not self.busy and self.query_one(RatingBar).suggested is not None
+            return self.revealed and not self.busy and self.suggested is not None
         if action in ("undo", "undo_from_box"):
-            if action == "undo" and in_box or action == "undo_from_box" and not in_box:
+            if (action == "undo") == self.in_box:
                 return False
-            if in_box:
-                box = self.focused
-                if box.text if isinstance(box, TextArea) else box.value:  # type: ignore[union-attr]
-                    return False  # the key goes to the box, which undoes the typing
+            if self.in_box and self.box_has_text:
+                return False  # the key goes to the box, which undoes the typing
             return not self.busy
+        if action == "focus_box":
+            if self.in_box or self.revealed or self.busy or self.current is None:
+                return False
+            return any(not box.disabled for box in self.query("#drill-input, #own-answer"))
+        if action == "switch_tab":
+            return self.revealed and bool(self.query("#answer-tabs"))
         if action == "scroll_card":
             return self.revealed
         if action == "edit":
             return not self.busy and self.current is not None
         return True
 
-    def action_undo_from_box(self) -> None:
-        self.action_undo()
-
     def palette_commands(self) -> Iterable[SystemCommand]:
         entries: list[tuple[str, Callable[[], Any]]] = []
         if self.current is not None and not self.revealed and not self.busy:
-            entries.append((self.tr("cmd.reveal"), self.action_reveal))
+            entries.append((self.t("cmd.reveal"), self.action_reveal))
+        if self.check_action("focus_box", ()):
+            entries.append((self.t("cmd.type_answer"), self.action_focus_box))
+        if self.check_action("switch_tab", (1,)):
+            entries.append((self.t("cmd.next_tab"), lambda: self.action_switch_tab(1)))
         if self.check_action("rate", ()):
             for rating in RATINGS:
-                label = self.tr("cmd.rate").format(label=self.tr(f"rating.{rating}"))
+                label = self.t("cmd.rate", label=self.t(f"rating.{rating.value}"))
                 entries.append((label, lambda r=rating: self.action_rate(r)))
-        entries.append((self.tr("cmd.undo"), self.action_undo))
+        entries.append((self.t("cmd.undo"), self.action_undo))
         if self.current is not None:
-            entries.append((self.tr("cmd.edit"), self.action_edit))
+            entries.append((self.t("cmd.edit"), self.action_edit))
         for title, callback in entries:
             yield SystemCommand(title, title, callback)

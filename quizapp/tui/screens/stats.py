@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 from rich.text import Text
-from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
 
-from quizapp.tui.bindings import localize_bindings
+from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.charts import FigureChart
+from quizapp.tui.widgets.memory_panel import MemoryPanel  # SRS: true retention, S/D/R distributions
+from quizapp.vocab import CardId, CardKind, Mode, Verdict
 
 RANGES = (30, 90)
 
@@ -27,7 +27,7 @@ def _percent(rate: float | None) -> str:
     return "—" if rate is None else f"{rate:.1%}"
 
 
-class StatsScreen(Screen[None]):
+class StatsScreen(QuizScreen[None]):
     """The statistics of the open database (read-only)."""
 
     CSS_PATH = "stats.tcss"
@@ -44,8 +44,8 @@ class StatsScreen(Screen[None]):
         self.days = RANGES[0]
         self.as_text = False
 
-    def _t(self, key: str) -> str:
-        return self.app.t(key)  # type: ignore[attr-defined]
+    def _t(self, key: str, **args: object) -> str:
+        return self.app.t(key, **args)  # type: ignore[attr-defined]
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -54,6 +54,7 @@ class StatsScreen(Screen[None]):
         with TabbedContent(id="stats-tabs"):
             with TabPane(self._t("stats.tab.activity"), id="tab-activity"):
                 with VerticalScroll():
+                    yield Static(Text(""), id="today-left")  # as the review header and Home count
                     yield Static(Text(""), id="reviews-summary")
                     yield Static(Text(""), id="retention")
                     yield FigureChart(id="reviews-chart")
@@ -65,6 +66,7 @@ class StatsScreen(Screen[None]):
                     yield DataTable(id="states-table", cursor_type="none", zebra_stripes=True)
                     yield Static(Text(self._t("stats.leeches.title")), classes="stats-subtitle")
                     yield DataTable(id="leeches-table", cursor_type="none", zebra_stripes=True)
+                    yield MemoryPanel(id="memory-panel")
             with TabPane(self._t("stats.tab.drills"), id="tab-drills"):
                 with VerticalScroll():
                     yield Static(Text(self._t("stats.accuracy.title")), classes="stats-subtitle")
@@ -78,25 +80,25 @@ class StatsScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        localize_bindings(self, self.app.settings.lang)  # type: ignore[attr-defined]
-        self.refresh_bindings()
         self.load()
 
     # --- loading (a worker: SQL off the UI thread) ----------------------------------------------------
-    @work(thread=True, exclusive=True, exit_on_error=False, group="stats")
     def load(self) -> None:
-        app: Any = self.app
-        try:
-            from quizapp.store import stats
+        from quizapp.store import stats
 
-            figures = stats.collect(app.store, lang=app.settings.lang)
-        except Exception as exc:  # noqa: BLE001 - a database error is a message, not a crash
-            app.call_from_thread(self._failed, exc)
-            return
-        app.call_from_thread(self.show_figures, figures)
+        store = self.app.store
+        self.in_background(lambda: (stats.collect(store), store.day_counts(), store.today()), self._show_all)
 
-    def _failed(self, exc: Exception) -> None:
-        self.query_one("#stats-status", Static).update(Text(self._t("stats.error").format(error=exc)))
+    def _show_all(self, figures: Any) -> None:
+        collected, left, today = figures
+        self.query_one("#today-left", Static).update(Text(self._t(
+            "stats.today.left", learning=left.learning, review=left.review, new=left.new,
+            new_done=today.new_done, new_limit=today.new_limit,
+            reviews_done=today.reviews_done, review_limit=today.review_limit)))
+        self.show_figures(collected)
+
+    def background_failed(self, error: BaseException) -> None:
+        self.query_one("#stats-status", Static).update(Text(self._t("stats.error", error=error)))
 
     def action_refresh(self) -> None:
         self.load()
@@ -127,29 +129,29 @@ class StatsScreen(Screen[None]):
     def _show_reviews(self, figures: Any) -> None:
         days = figures.reviews_last(self.days)
         studied = sum(1 for d in days if d.total)
-        summary = self._t("stats.reviews.summary").format(
+        summary = self._t("stats.reviews.summary", 
             today=figures.reviews[-1].total, month=sum(d.total for d in figures.reviews_last(30)),
             quarter=sum(d.total for d in figures.reviews_last(90)), studied=studied, days=self.days)
         self.query_one("#reviews-summary", Static).update(Text(summary))
-        series = [(self._t(f"stats.col.{mode}"), [getattr(d, mode) for d in days]) for mode in ("review", "cram", "mock")]
+        series = [(self._t(f"stats.col.{mode}"), [getattr(d, mode) for d in days]) for mode in (m.value for m in Mode)]
         self.query_one("#reviews-chart", FigureChart).show(
-            self._t("stats.reviews.title").format(days=self.days), [d.day.strftime("%m-%d") for d in days], series,
+            self._t("stats.reviews.title", n=self.days), [d.day.strftime("%m-%d") for d in days], series,
             self._t("stats.col.day"), tick_every=7 if self.days <= 30 else 14, newest_first=True)
 
     def _show_retention(self, figures: Any) -> None:
         month, forever = figures.retention
 
         def rate(r: Any) -> str:
-            return self._t("stats.retention.rate").format(rate=_percent(r.rate), recalled=r.recalled, total=r.total)
+            return self._t("stats.retention.rate", rate=_percent(r.rate), recalled=r.recalled, total=r.total)
 
-        line = self._t("stats.retention").format(month=rate(month), all=rate(forever), desired=f"{month.desired:.0%}")
+        line = self._t("stats.retention", month=rate(month), all=rate(forever), desired=f"{month.desired:.0%}")
         widget = self.query_one("#retention", Static)
         widget.update(Text(line))
         widget.set_class(month.rate is not None and month.rate < month.desired, "-below")
 
     def _show_forecast(self, figures: Any) -> None:
         forecast = figures.forecast
-        summary = self._t("stats.forecast.summary").format(
+        summary = self._t("stats.forecast.summary", 
             today=forecast[0].due, tomorrow=forecast[1].due if len(forecast) > 1 else 0,
             week=sum(f.due for f in forecast[:7]), month=sum(f.due for f in forecast))
         self.query_one("#forecast-summary", Static).update(Text(summary))
@@ -181,12 +183,12 @@ class StatsScreen(Screen[None]):
         for leech in figures.leeches:
             question = app.bank.question(leech.question_id)
             title = question.title if question is not None else leech.question_id
-            label = title if leech.kind == "question" else f"{title} · {leech.kind} {leech.card_id.rsplit('/', 1)[-1]}"
+            label = title if leech.kind == CardKind.QUESTION else f"{title} · {leech.kind} {CardId.parse(leech.card_id).item_id}"
             table.add_row(Text(label), Text(leech.topic), Text(str(leech.lapses), justify="right"),
                           Text(self._t("stats.yes" if leech.suspended else "stats.no")))
 
     def _show_accuracy(self, figures: Any) -> None:
-        names = ("correct", "close", "wrong", "unparseable", "skipped")
+        names = tuple(v.value for v in Verdict)
         table = self._table("#accuracy-table", [self._t("stats.col.topic")]
                             + [self._t(f"stats.col.{n}") for n in (*names, "accuracy")])
         for row in figures.accuracy:
@@ -198,7 +200,7 @@ class StatsScreen(Screen[None]):
         if not figures.mistakes:
             table.add_row(Text(self._t("stats.none")), Text(""))
         for mistake in figures.mistakes:
-            table.add_row(Text(mistake.label), Text(str(mistake.count), justify="right"))
+            table.add_row(Text(self._t(mistake.mistake_id)), Text(str(mistake.count), justify="right"))
 
     def _show_mocks(self, figures: Any) -> None:
         names = ("date", "questions", "answered", "score", "completed")
@@ -208,8 +210,7 @@ class StatsScreen(Screen[None]):
             return
         if not figures.mocks:
             table.add_row(Text(self._t("stats.none")), *(Text("") for _ in names[1:]))
-        tz = getattr(getattr(self.app, "store", None), "config", None)
-        tz = getattr(tz, "tz", None)
+        tz = self.app.store.config.tz
         for mock in figures.mocks:
             started = mock.started.astimezone(tz) if tz is not None else mock.started.astimezone()
             score = "—" if mock.score is None else f"{mock.score:.0f}%"

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
-from quizapp.tui.bindings import localize_bindings
+from quizapp.practice.tally import SessionSummary
 from quizapp.tui.formatting import format_due, format_duration, format_percent
-from quizapp.tui.session import SessionSummary
+from quizapp.tui.screens.base import QuizScreen
+from quizapp.vocab import Mode
 
 
-class SummaryScreen(Screen[None]):
+class SummaryScreen(QuizScreen[None]):
     CSS_PATH = "summary.tcss"
     AUTO_FOCUS = ""  # nothing focused: Enter goes home, c crams (the buttons are for the mouse and tab)
     BINDINGS = [
@@ -31,27 +29,27 @@ class SummaryScreen(Screen[None]):
         self.summary = summary
 
     def lines(self) -> list[str]:
-        app: Any = self.app
+        app = self.app
         s, tr, lang = self.summary, app.t, app.settings.lang
-        lines = [tr("summary.reviewed").format(count=s.reviewed)]
+        lines = [tr("summary.reviewed", count=s.reviewed)]
         if s.drills:
             lines.append(
-                tr("summary.drills").format(
+                tr("summary.drills", 
                     correct=s.drills_correct, total=s.drills, percent=format_percent(s.drills_correct, s.drills)
                 )
             )
         else:
             lines.append(tr("summary.no_drills"))
-        lines.append(tr("summary.time").format(time=format_duration(s.seconds, lang)))
+        lines.append(tr("summary.time", time=format_duration(s.seconds, lang)))
         if s.next_due is None:
             lines.append(tr("summary.next_due.none"))
         else:
             when = format_due(s.next_due, app.clock.now(), lang)
-            lines.append(tr("summary.next_due").format(when=when) if when else tr("summary.next_due.now"))
+            lines.append(tr("summary.next_due", when=when) if when else tr("summary.next_due.now"))
         return lines
 
     def compose(self) -> ComposeResult:
-        app: Any = self.app
+        app = self.app
         title = "summary.title" if self.summary.reviewed else "summary.title.empty"
         with Vertical(id="summary"):
             yield Static(Text(app.t(title)), classes="screen-title")
@@ -65,11 +63,6 @@ class SummaryScreen(Screen[None]):
                 yield Button(Text(app.t("summary.home")), id="summary-home", compact=True)
         yield Footer()
 
-    def on_mount(self) -> None:
-        localize_bindings(self, self.app.settings.lang)  # type: ignore[attr-defined]
-        self.refresh_bindings()
-        self.refresh_bindings()
-
     @on(Button.Pressed, "#summary-cram")
     def _cram_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -81,9 +74,9 @@ class SummaryScreen(Screen[None]):
         self.action_home()
 
     def action_cram(self) -> None:
-        app: Any = self.app
+        app = self.app
         if self.summary.topic:
-            app.start_review("cram", self.summary.topic)
+            app.open_review(Mode.CRAM, self.summary.topic)
         else:
             app.pick_cram_topic()
 

@@ -5,23 +5,20 @@ Its footer shows escape (back), so the way out is visible.
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from quizapp.tui.bindings import localize_bindings
+from quizapp.tui.screens.base import QuizModal
 
 ALL_TOPICS = "\x00all"
 
 
-class TopicPickerScreen(ModalScreen[str | None]):
+class TopicPickerScreen(QuizModal[str | None]):
     CSS_PATH = "topic_picker.tcss"
     BINDINGS = [Binding("escape", "cancel", "Back", id="back")]
 
@@ -30,17 +27,13 @@ class TopicPickerScreen(ModalScreen[str | None]):
         self.topics = list(topics)
 
     def compose(self) -> ComposeResult:
-        app: Any = self.app
+        app = self.app
         with Vertical(id="picker"):
             yield Static(Text(app.t("picker.title")), classes="screen-title")
             options = [Option(Text(app.t("picker.all")), id=ALL_TOPICS)]
             options += [Option(Text(topic), id=topic) for topic in self.topics]
             yield OptionList(*options, id="picker-topics")
         yield Footer()
-
-    def on_mount(self) -> None:
-        localize_bindings(self, self.app.settings.lang)  # type: ignore[attr-defined]
-        self.refresh_bindings()
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:

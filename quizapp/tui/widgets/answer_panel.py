@@ -14,12 +14,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widget import Widget
-from textual.widgets import Markdown, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import OptionList, Static, TabbedContent, TabPane
 from textual.widgets.option_list import Option
 
-from quizapp.tui.cards import drill_breakdown, gpu_fit, safe_render
-from quizapp.tui.i18n import t
+from quizapp.practice.cards import drill_breakdown, gpu_fit, safe_render
+from quizapp.words import say
 from quizapp.tui.widgets.breakdown_table import BreakdownTable
+from quizapp.vocab import CardKind
+from quizapp.tui.widgets.prose import Prose
 
 if TYPE_CHECKING:
     from quizapp.content import DrillVariant, Question
@@ -31,7 +33,7 @@ INLINE_DRILLS = 3  # up to this many drills' breakdowns show one under another; 
 def solution_widgets(result: Any, fit: Any, error: str | None, lang: str) -> list[Widget]:
     """A drill's breakdown table, or the calculator's one-line error."""
     if result is None:
-        return [Static(Text(t("breakdown.error", lang).format(error=error)))]
+        return [Static(Text(say("breakdown.error", lang, error=error)))]
     return [BreakdownTable(result, fit, lang=lang)]
 
 
@@ -65,7 +67,7 @@ class DrillSolutions(Vertical):
         if result is not None:
             from quizapp.memory.quantities import format_bytes
 
-            text.append(f" · {t('breakdown.total', self.lang)} {format_bytes(result.total, 'GB')}")
+            text.append(f" · {say('breakdown.total', self.lang)} {format_bytes(result.total, 'GB')}")
         return text
 
     def compose(self) -> ComposeResult:
@@ -147,21 +149,31 @@ class AnswerPanel(Vertical):
         self.lang = lang
         self.solutions = solutions
         self.filled: set[str] = set()  # the tabs whose content has been composed
+        self._rendered = None
+
+    @property
+    def rendered(self):
+        """Every prose field of the question rendered once (quizapp.content.render: no raw {{...}})."""
+        if self._rendered is None:
+            from quizapp.content.render import render_question
+
+            self._rendered = render_question(self.question)
+        return self._rendered
 
     def standard_answer(self) -> str:
         q = self.question
-        if self.kind == "followup" and self.item is not None:
+        if self.kind == CardKind.FOLLOWUP and self.item is not None:
             return safe_render(q, self.item.a)
-        if self.kind == "drill" and self.variant is not None:
-            return f"**{t('review.expected', self.lang)}:** `{self.variant.expected_display}`"
+        if self.kind == CardKind.DRILL and self.variant is not None:
+            return f"**{say('review.expected', self.lang)}:** `{self.variant.expected_display}`"
         return safe_render(q, q.answer)
 
     def compose(self) -> ComposeResult:
-        yield Markdown(self.standard_answer(), classes="answer--standard")
+        yield Prose(self.standard_answer(), classes="answer--standard")
         first = TABS[0]
         with TabbedContent(id="answer-tabs", initial=f"tab-{first}"):
             for name in TABS:
-                with TabPane(t(f"tab.{name}", self.lang), id=f"tab-{name}"):
+                with TabPane(say(f"tab.{name}", self.lang), id=f"tab-{name}"):
                     if name == first:
                         self.filled.add(name)
                         yield from self.tab_content(name)
@@ -187,22 +199,25 @@ class AnswerPanel(Vertical):
         elif name == "errata":
             markdown = self._errata()
         else:
-            markdown = "\n".join(f"- {r}" for r in self.question.reading or [])
+            markdown = "\n".join(f"- {r}" for r in self.rendered.reading)
         return list(self._markdown_or_none(markdown))
 
     def _markdown_or_none(self, markdown: str) -> ComposeResult:
         if markdown and markdown.strip():
-            yield Markdown(markdown)
+            yield Prose(markdown)
         else:
-            yield Static(Text(t("tab.none", self.lang)), classes="answer--none")
+            yield Static(Text(say("tab.none", self.lang)), classes="answer--none")
 
     def _solution(self) -> ComposeResult:
-        if self.kind == "drill" and self.variant is not None:
-            yield BreakdownTable(self.variant.breakdown, gpu_fit(self.variant.breakdown), lang=self.lang)
+        if self.kind == CardKind.DRILL and self.variant is not None:
+            from quizapp.content.solution import worked_solution
+
+            yield BreakdownTable(self.variant.breakdown, gpu_fit(self.variant.breakdown), lang=self.lang,
+                                 solution=worked_solution(self.variant))
             return
         drills = list(self.question.drills or [])
         if not drills:
-            yield Static(Text(t("tab.none", self.lang)), classes="answer--none")
+            yield Static(Text(say("tab.none", self.lang)), classes="answer--none")
             return
         entries = []
         for drill in drills:
@@ -221,33 +236,33 @@ class AnswerPanel(Vertical):
 
     def _followups(self) -> str:
         parts = []
-        for followup in self.question.followups or []:
-            parts.append(f"**{followup.q.strip()}**\n\n{safe_render(self.question, followup.a)}")
+        for followup in self.rendered.followups:
+            parts.append(f"**{followup.q.strip()}**\n\n{followup.a}")
         return "\n\n---\n\n".join(parts)
 
     def _mistakes(self) -> str:
         lang = self.lang
         parts = []
-        for mistake in self.question.mistakes or []:
+        for mistake in self.rendered.mistakes:
             lines = [
-                f"- ✗ **{t('mistake.wrong', lang)}:** {mistake.wrong}",
-                f"  - ✓ **{t('mistake.right', lang)}:** {mistake.right}",
+                f"- ✗ **{say('mistake.wrong', lang)}:** {mistake.wrong}",
+                f"  - ✓ **{say('mistake.right', lang)}:** {mistake.right}",
             ]
             if getattr(mistake, "why", None):
-                lines.append(f"  - **{t('mistake.why', lang)}:** {mistake.why}")
+                lines.append(f"  - **{say('mistake.why', lang)}:** {mistake.why}")
             parts.append("\n".join(lines))
         return "\n".join(parts)
 
     def _errata(self) -> str:
         lang = self.lang
         parts = []
-        for erratum in self.question.errata or []:
+        for erratum in self.rendered.errata:
             lines = [
-                f"**{t('errata.claim', lang)}:** {erratum.claim}",
+                f"**{say('errata.claim', lang)}:** {erratum.claim}",
                 "",
-                f"**{t('errata.correct', lang)}:** {safe_render(self.question, erratum.correct)}",
+                f"**{say('errata.correct', lang)}:** {erratum.correct}",
             ]
             if getattr(erratum, "why", None):
-                lines += ["", f"**{t('mistake.why', lang)}:** {erratum.why}"]
+                lines += ["", f"**{say('mistake.why', lang)}:** {erratum.why}"]
             parts.append("\n".join(lines))
         return "\n\n---\n\n".join(parts)

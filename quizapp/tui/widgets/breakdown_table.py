@@ -17,7 +17,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from quizapp.tui.i18n import t
+from quizapp.words import say
 
 if TYPE_CHECKING:
     from quizapp.memory import Breakdown, Fit
@@ -30,21 +30,54 @@ def _bytes(value: float, unit: str) -> str:
 
 
 def term_note(term: Any, lang: str) -> str:
-    """A term's note in the app's language: `note_zh` in Chinese when the calculator gives one."""
-    if lang == "zh":
-        note_zh = getattr(term, "note_zh", None)
-        if note_zh:
-            return note_zh
-    return term.note or ""
+    """A term's note in the app's language (memory gives a code; quizapp.words renders it)."""
+    from quizapp.words.calc import render
+
+    return render(term.code, lang)
 
 
 def breakdown_notes(breakdown: Any, lang: str) -> list[str]:
-    """The breakdown's general notes in the app's language (`notes_zh` in Chinese when present)."""
-    if lang == "zh":
-        notes_zh = getattr(breakdown, "notes_zh", None)
-        if notes_zh:
-            return list(notes_zh)
-    return list(breakdown.notes or ())
+    """The breakdown's general notes (codes from memory) in the app's language."""
+    from quizapp.words.calc import render
+
+    return [render(code, lang) for code in breakdown.codes]
+
+
+def _row_label(name: str, lang: str) -> str:
+    for key in (f"term.{name}", f"solution.row.{name}"):
+        word = say(key, lang)
+        if word != key:
+            return word
+    return name.replace("_", " ")
+
+
+_PARTNER = {"GB": "GiB", "GiB": "GB", "MB": "MiB", "MiB": "MB", "KB": "KiB", "KiB": "KB", "TB": "TiB", "TiB": "TB"}
+
+
+def solution_rich_table(solution: Any, lang: str = "en") -> Table:
+    """A drill's worked solution (quizapp.content.solution.WorkedSolution): the memory rows in the
+    drill's byte unit and its decimal/binary partner (MB and MiB), the asked row marked with ▶."""
+    from quizapp.content.drills import precise
+    from quizapp.memory.quantities import unit_of
+
+    byte_unit = solution.unit if unit_of(solution.unit).kind == "bytes" else None
+    partner = _PARTNER.get(byte_unit or "")
+    table = Table(box=box.SIMPLE, expand=True, show_edge=False, pad_edge=False, header_style="bold")
+    table.add_column(Text(say("breakdown.term", lang)), no_wrap=True)
+    table.add_column(Text(say("breakdown.formula", lang)), ratio=1, overflow="fold")
+    table.add_column(Text(byte_unit or ""), justify="right", no_wrap=True)
+    if partner:
+        table.add_column(Text(partner), justify="right", no_wrap=True)
+    for row in solution.rows:
+        style = "bold reverse" if row.asked else ""
+        mark = "▶ " if row.asked else "  "
+        label = _row_label(row.name, lang) + (f" ({say('solution.asked', lang)})" if row.asked else "")
+        formula = f"{row.formula} = {row.substituted}" if row.formula else ""
+        cells = [Text(mark + label, style=style), Text(formula), Text(row.shown, style=style)]
+        if partner:
+            cells.append(Text(precise(row.value, partner), style=style))
+        table.add_row(*cells)
+    return table
 
 
 def breakdown_rich_table(breakdown: Breakdown, lang: str = "en") -> Table:
@@ -62,13 +95,13 @@ def breakdown_rich_table(breakdown: Breakdown, lang: str = "en") -> Table:
         header_style="bold",
         footer_style="bold",
     )
-    table.add_column(Text(t("breakdown.term", lang)), footer=Text(t("breakdown.total", lang)), no_wrap=True)
-    table.add_column(Text(t("breakdown.formula", lang)), ratio=1, overflow="fold")
+    table.add_column(Text(say("breakdown.term", lang)), footer=Text(say("breakdown.total", lang)), no_wrap=True)
+    table.add_column(Text(say("breakdown.formula", lang)), ratio=1, overflow="fold")
     table.add_column(Text("GB"), footer=Text(_bytes(total, "GB")), justify="right", no_wrap=True)
     table.add_column(Text("GiB"), footer=Text(_bytes(total, "GiB")), justify="right", no_wrap=True)
     for term in breakdown.terms:
         table.add_row(
-            Text(t(f"term.{term.name}", lang)),
+            Text(say(f"term.{term.name}", lang)),
             Text(f"{term.formula} = {term.substituted}"),
             Text(_bytes(term.bytes, "GB")),
             Text(_bytes(term.bytes, "GiB")),
@@ -122,20 +155,25 @@ class BreakdownTable(Vertical):
         fit: Fit | None = None,
         *,
         lang: str = "en",
+        solution: Any | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
+        """`solution` (a drill's WorkedSolution): rows in the drill's unit with the asked row marked."""
         super().__init__(id=id, classes=classes)
         self.breakdown = breakdown
         self.fit = fit
         self.lang = lang
+        self.solution = solution
 
     def compose(self) -> ComposeResult:
-        yield _TableView(breakdown_rich_table(self.breakdown, self.lang), classes="breakdown--table")
+        table = (solution_rich_table(self.solution, self.lang) if self.solution is not None
+                 else breakdown_rich_table(self.breakdown, self.lang))
+        yield _TableView(table, classes="breakdown--table")
         fit = self.fit
         if fit is not None:
             key = "breakdown.fits" if fit.fits else "breakdown.no_fit"
-            line = t(key, self.lang).format(
+            line = say(key, self.lang, 
                 gpu=fit.gpu.name,
                 usable=_bytes(fit.usable, "GB"),
                 headroom=_bytes(fit.headroom, "GB"),
@@ -143,7 +181,7 @@ class BreakdownTable(Vertical):
             )
             yield Static(Text(line), classes="breakdown--fit " + ("-fits" if fit.fits else "-no-fit"))
         notes = [
-            f"• {t(f'term.{term.name}', self.lang)}: {term_note(term, self.lang)}"
+            f"• {say(f'term.{term.name}', self.lang)}: {term_note(term, self.lang)}"
             for term in self.breakdown.terms
             if term_note(term, self.lang)
         ]

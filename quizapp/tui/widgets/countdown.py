@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from quizapp.store.countdown import TimerReading, format_clock
+from quizapp.practice.timers import TimerReading, format_clock
 
 
 class CountdownDisplay(Static):

@@ -10,9 +10,11 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
-from quizapp.tui.i18n import t
+from quizapp.words import say
+from quizapp.vocab import CardKind
+from quizapp.tui.widgets.prose import Prose
 
 if TYPE_CHECKING:
     from quizapp.content import DrillVariant, Question
@@ -79,32 +81,38 @@ class QuestionView(Vertical):
         """"[drill] topic · tag, tag · ★3" as plain text (brackets are literal)."""
         q = self.question
         text = Text()
-        text.append(f"[{t(f'kind.{self.kind}', self.lang)}]", style="bold")
+        text.append(f"[{say(f'kind.{self.kind}', self.lang)}]", style="bold")
         text.append(" · ")
         text.append(q.topic)
         tags = list(getattr(q, "tags", None) or [])
         if tags:
-            text.append(f" · {t('review.tags', self.lang)}: {', '.join(tags)}")
+            text.append(f" · {say('review.tags', self.lang)}: {', '.join(tags)}")
         difficulty = getattr(q, "difficulty", None)
         if difficulty:
             text.append(f" · {'★' * int(difficulty)}")
         return text
 
     def body_markdown(self) -> str:
-        if self.kind == "followup" and self.item is not None:
-            return self.item.q
-        if self.kind == "drill":
+        from quizapp.practice.cards import safe_render
+
+        if self.kind == CardKind.FOLLOWUP and self.item is not None:
+            return safe_render(self.question, self.item.q)
+        if self.kind == CardKind.DRILL:
             if self.variant is not None:
-                return self.variant.prompt
+                from quizapp.content.render import typeset
+
+                return typeset(self.variant.prompt)
             if self.item is not None:
                 return self.item.prompt
-        return self.question.title
+        return safe_render(self.question, self.question.title)
 
     def compose(self) -> ComposeResult:
         yield Static(self.meta_text(), classes="question--meta")
         if self.kind in ("followup", "drill") and self.show_parent:
-            label = "review.parent" if self.kind == "followup" else "review.parent.drill"
-            yield Static(Text(t(label, self.lang)), classes="question--parent-label")
-            yield Markdown(self.question.title, classes="question--parent")
-        title_class = " question--title" if self.kind == "question" else ""
-        yield Markdown(self.body_markdown(), classes="question--body" + title_class)
+            label = "review.parent" if self.kind == CardKind.FOLLOWUP else "review.parent.drill"
+            yield Static(Text(say(label, self.lang)), classes="question--parent-label")
+            from quizapp.practice.cards import safe_render
+
+            yield Prose(safe_render(self.question, self.question.title), classes="question--parent")
+        title_class = " question--title" if self.kind == CardKind.QUESTION else ""
+        yield Prose(self.body_markdown(), classes="question--body" + title_class)

@@ -12,10 +12,11 @@ from textual.message import Message
 from textual.widgets import Button
 
 from quizapp.tui.formatting import format_interval
-from quizapp.tui.i18n import t
+from quizapp.vocab import Rating
+from quizapp.words import say
 
-RATINGS = (1, 2, 3, 4)  # fsrs Rating values: Again, Hard, Good, Easy
-_VARIANTS = {1: "error", 2: "warning", 3: "success", 4: "primary"}
+RATINGS = tuple(Rating)  # Again, Hard, Good, Easy: keys 1-4
+_VARIANTS = {Rating.Again: "error", Rating.Hard: "warning", Rating.Good: "success", Rating.Easy: "primary"}
 
 
 class RatingBar(Horizontal):
@@ -38,40 +39,40 @@ class RatingBar(Horizontal):
     """
 
     class Rated(Message):
-        """The user chose a rating (1-4) with the mouse or Enter on a button."""
+        """The user chose a rating with the mouse or Enter on a button."""
 
-        def __init__(self, rating: int) -> None:
+        def __init__(self, rating: Rating) -> None:
             super().__init__()
             self.rating = rating
 
     def __init__(self, lang: str = "en", *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.lang = lang
-        self._intervals: dict[int, timedelta] = {}
-        self.suggested: int | None = None
+        self._intervals: dict[Rating, timedelta] = {}
+        self.suggested: Rating | None = None
 
     def compose(self) -> ComposeResult:
         for rating in RATINGS:
-            yield Button(self._label(rating), id=f"rate-{rating}", variant=_VARIANTS[rating], compact=True)
+            yield Button(self._label(rating), id=f"rate-{rating.value}", variant=_VARIANTS[rating], compact=True)
 
-    def _label(self, rating: int) -> Text:
-        text = Text(f"{rating} {t(f'rating.{rating}', self.lang)}")
+    def _label(self, rating: Rating) -> Text:
+        text = Text(f"{rating.value} {say(f'rating.{rating.value}', self.lang)}")
         interval = self._intervals.get(rating)
         if interval is not None:
             text.append(f" {format_interval(interval, self.lang)}", style="dim")
         return text
 
-    def set_intervals(self, intervals: dict[int, timedelta]) -> None:
+    def set_intervals(self, intervals: dict[Rating, timedelta]) -> None:
         """Show the next interval each rating would give (empty dict: no intervals, e.g. in cram)."""
         self._intervals = dict(intervals)
         for rating in RATINGS:
-            self.query_one(f"#rate-{rating}", Button).label = self._label(rating)
+            self.query_one(f"#rate-{rating.value}", Button).label = self._label(rating)
 
-    def suggest(self, rating: int | None) -> None:
+    def suggest(self, rating: Rating | None) -> None:
         """Mark (and focus) the grader's suggestion, so Enter accepts it."""
         self.suggested = rating
         for value in RATINGS:
-            button = self.query_one(f"#rate-{value}", Button)
+            button = self.query_one(f"#rate-{value.value}", Button)
             button.set_class(value == rating, "-suggested")
             if value == rating:
                 button.focus()
@@ -80,4 +81,4 @@ class RatingBar(Horizontal):
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id and event.button.id.startswith("rate-"):
-            self.post_message(self.Rated(int(event.button.id.removeprefix("rate-"))))
+            self.post_message(self.Rated(Rating(int(event.button.id.removeprefix("rate-")))))

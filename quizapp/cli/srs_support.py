@@ -1,0 +1,51 @@
+"""What the spaced-repetition commands share: opening the database (read-only when they only read),
+the question bank's search index, and the words of a search error. Imports only inside functions."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+
+def database_path(options) -> Path:
+    from quizapp import locations
+
+    return Path(options.db_path).expanduser() if options.db_path else locations.default_db_path()
+
+
+@contextmanager
+def open_store(options, *, read_only: bool):
+    """A Store on the user's database with the stored settings; CliError (one line) when it cannot open.
+
+    read_only: nothing is created or changed (commands that only read); a missing database raises
+    NoHistory (a StoreError), which callers turn into an empty answer.
+    """
+    from quizapp.cli import CliError
+    from quizapp.clock import SystemClock
+    from quizapp.store import Store, StoreError
+
+    try:
+        store = Store.open(database_path(options), SystemClock(), read_only=read_only)
+    except StoreError as exc:
+        if type(exc).__name__ == "NoHistory":
+            raise
+        raise CliError(str(exc)) from None
+    try:
+        yield store
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        store.close()
+
+
+def load_bank(options):
+    """The bank the app uses (the --content folders, else the bundled bank with the user's folder over it)."""
+    from quizapp.content.bank import load_content
+
+    return load_content(tuple(options.content_dirs))
+
+
+def search_error_line(exc, lang: str) -> str:
+    from quizapp.words import say
+
+    return say("search.error", lang, column=exc.column, reason=say(exc.code, lang, **exc.details))

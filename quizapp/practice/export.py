@@ -1,0 +1,171 @@
+"""The question bank as an Anki package (.apkg, genanki): one note per card, ready to import.
+
+Each note carries the rendered question (every {{drill}} reference replaced by the calculator's
+value), the answer, the worked solution as HTML tables, the follow-ups and the common mistakes, and
+tags from the topic, the question's tags and the card kind. A drill becomes one concrete variant
+(drawn with a seed from its card id, so a re-export gives the same numbers) with its expected value.
+The model, the deck and each note's guid are derived from fixed names and card ids: importing a
+newer export into Anki updates the notes instead of duplicating them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from quizapp.words import say
+
+MODEL_ID = 1_640_152_739  # fixed for ever: Anki matches notes of a re-import by model and guid
+DECK_NAME = "quizapp"
+FIELDS = ("CardId", "Kind", "Topic", "Question", "Answer", "Solution", "Followups", "Mistakes")
+CSS = """.card { font-family: sans-serif; font-size: 18px; text-align: left; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+td, th { border: 1px solid #888; padding: 2px 6px; vertical-align: top; }
+td.num { text-align: right; font-family: monospace; }
+.kind { color: #888; font-size: 14px; }
+"""
+
+
+def stable_id(name: str) -> int:
+    """A 31-bit positive id from a name (Anki deck ids must fit its int64 and be stable)."""
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:4], "big") & 0x7FFFFFFF | 1 << 30
+
+
+def _markdown(text: str) -> str:
+    """Markdown to HTML with raw HTML escaped (a question's text is never trusted as markup)."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": False}).enable("table").render(text or "")
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _table(headers: Sequence[str], rows: Iterable[Sequence[object]], numeric: Sequence[int] = ()) -> str:
+    head = "".join(f"<th>{_e(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f'<td class="num">{_e(c)}</td>' if i in numeric else f"<td>{_e(c)}</td>"
+                         for i, c in enumerate(row)) + "</tr>"
+        for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+@dataclass(frozen=True)
+class ExportedNote:
+    card_id: str
+    fields: tuple[str, ...]
+    tags: tuple[str, ...]
+
+
+def _tag(text: str) -> str:
+    return re.sub(r"\s+", "_", text.strip())
+
+
+def _mistakes(rendered, lang: str) -> str:
+    if not rendered.mistakes:
+        return ""
+    return _table([say("export.wrong", lang), say("export.right", lang), say("export.why", lang)],
+                  [(m.wrong, m.right, m.why) for m in rendered.mistakes])
+
+
+def _followups(rendered, lang: str) -> str:
+    parts = [f"<h4>{_e(say('export.followups', lang))}</h4>"] if rendered.followups else []
+    for f in rendered.followups:
+        parts.append(f"<p><b>{_e(f.q)}</b></p>{_markdown(f.a)}")
+    return "".join(parts)
+
+
+def _worked_solution(variant, lang: str) -> str:
+    """The calculator's breakdown of the variant as a table: term, formula, with numbers, value."""
+    from quizapp.memory.quantities import format_bytes
+
+    b = variant.breakdown
+    rows = [(t.name, t.formula, t.substituted, format_bytes(t.bytes, "GB")) for t in b.terms]
+    rows.append((say("export.total", lang), "", "", format_bytes(b.total, "GB")))
+    table = _table([say("export.term", lang), say("export.formula", lang), say("export.numbers", lang), "GB"],
+                   rows, numeric=(3,))
+    answer = _table([say("export.asked", lang), say("export.expected", lang)], [(variant.ask, variant.expected_display)],
+                    numeric=(1,))
+    return answer + table
+
+
+def notes_for(bank, card_ids: Iterable[str] | None = None, lang: str = "en") -> list[ExportedNote]:
+    """The notes of every card of `bank` (or only of `card_ids`), in bank order.
+
+    Text comes from quizapp.content.render.render_question (every field as the app shows it:
+    references filled in, typography fixed); a drill is drawn once, with a seed from its card id.
+    """
+    from quizapp.content import draw_variant
+    from quizapp.content.render import render_question
+
+    wanted = set(card_ids) if card_ids is not None else None
+    out: list[ExportedNote] = []
+    for question in bank.questions:
+        rendered = render_question(question)
+        base_tags = ("quizapp", _tag(question.topic), *(_tag(t) for t in question.tags))
+        mistakes = _mistakes(rendered, lang)
+        cid = f"{question.id}/question/main"
+        if wanted is None or cid in wanted:
+            solution = ""
+            if rendered.template:
+                solution = f"<h4>{_e(say('export.template', lang))}</h4>{_markdown(rendered.template)}"
+            if rendered.errata:
+                solution += f"<h4>{_e(say('export.errata', lang))}</h4>" + _table(
+                    [say("export.claim", lang), say("export.correct", lang), say("export.why", lang)],
+                    [(x.claim, x.correct, x.why) for x in rendered.errata])
+            out.append(ExportedNote(cid, (cid, "question", question.topic, _e(rendered.title),
+                                          _markdown(rendered.answer), solution, _followups(rendered, lang), mistakes),
+                                    (*base_tags, "question")))
+        for f in rendered.followups:
+            cid = f"{question.id}/followup/{f.id}"
+            if wanted is None or cid in wanted:
+                front = f'<p class="kind">{_e(rendered.title)}</p><p>{_e(f.q)}</p>'
+                out.append(ExportedNote(cid, (cid, "followup", question.topic, front, _markdown(f.a), "", "",
+                                              mistakes), (*base_tags, "followup")))
+        for d in question.drills:
+            cid = f"{question.id}/drill/{d.id}"
+            if wanted is None or cid in wanted:
+                try:
+                    variant = draw_variant(question, d, seed=stable_id(cid))
+                    prompt, expected, solution = variant.prompt, variant.expected_display, _worked_solution(variant, lang)
+                except Exception:  # noqa: BLE001 - a drill the calculator refuses: its base prompt, no solution
+                    base = rendered.drill(d.id)
+                    prompt, expected, solution = (base.prompt, base.expected, "") if base else (d.prompt, "", "")
+                front = f'<p class="kind">{_e(rendered.title)}</p><p>{_e(prompt)}</p>'
+                back = f"<p><b>{_e(expected)}</b></p>"
+                out.append(ExportedNote(cid, (cid, "drill", question.topic, front, back, solution, "", mistakes),
+                                        (*base_tags, "drill")))
+    return out
+
+
+def write_apkg(notes: Sequence[ExportedNote], path: Path, deck_name: str = DECK_NAME) -> None:
+    """Write `notes` as an Anki package at `path` (a new file; an existing one is never replaced)."""
+    import os
+
+    import genanki
+
+    model = genanki.Model(
+        MODEL_ID, "quizapp card",
+        fields=[{"name": name} for name in FIELDS],
+        templates=[{
+            "name": "Card",
+            "qfmt": "{{Question}}",
+            "afmt": "{{FrontSide}}<hr id=answer>{{Answer}}{{Solution}}{{Followups}}{{Mistakes}}",
+        }],
+        css=CSS, sort_field_index=0)
+    deck = genanki.Deck(stable_id(f"deck:{deck_name}"), deck_name)
+    for note in notes:
+        deck.add_note(genanki.Note(model=model, fields=list(note.fields), tags=list(note.tags),
+                                   guid=genanki.guid_for("quizapp", note.card_id)))
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    genanki.Package(deck).write_to_file(str(tmp))
+    try:
+        os.link(tmp, path)  # FileExistsError if it exists: nothing is overwritten
+    finally:
+        tmp.unlink()

@@ -1,0 +1,214 @@
+"""How well you remember, measured and simulated: Anki's true-retention table, the stability /
+difficulty / retrievability distributions, and the workload fsrs-rs's simulator predicts per
+desired retention (so a retention can be chosen by the minutes a day it costs).
+
+True retention follows Anki's statistics: answers to cards in the Review state (scheduled modes),
+the first answer of each card per study day only, passed = anything but Again, and a card is mature
+when the interval it was last given (due - last review before the answer) is at least 21 days.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
+
+from quizapp.store.search import retrievability_sql, stored_time
+
+if TYPE_CHECKING:
+    from quizapp.store.store import Store
+
+MATURE_DAYS = 21
+PERIODS = ("today", "yesterday", "week", "month", "year", "all")
+RETENTIONS = (0.75, 0.80, 0.85, 0.90, 0.95)  # compared by `quizapp simulate`
+STABILITY_BINS = (0, 1, 3, 7, 14, 30, 90, 180, 365)  # days; the last bin is open-ended
+
+
+@dataclass(frozen=True)
+class Cell:
+    passed: int
+    total: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.total if self.total else None
+
+
+@dataclass(frozen=True)
+class RetentionRow:
+    period: str  # PERIODS
+    young: Cell
+    mature: Cell
+
+    @property
+    def total(self) -> Cell:
+        return Cell(self.young.passed + self.mature.passed, self.young.total + self.mature.total)
+
+
+def _day_modifier(store: Store, now: datetime) -> str:
+    """An SQLite date() modifier turning stored UTC text into the study day (local, from rollover)."""
+    tz = store.config.tz
+    local = now.astimezone(tz) if tz is not None else now.astimezone()
+    offset = int(local.utcoffset().total_seconds()) - store.config.rollover_hour * 3600
+    return f"{offset:+d} seconds"
+
+
+def true_retention(store: Store) -> list[RetentionRow]:
+    """One row per PERIODS entry (today, yesterday, last 7 days, 30, 365, all time)."""
+    now = store.clock.now().astimezone(timezone.utc)
+    start, end = store.day_bounds(now)
+    bounds = {
+        "today": (start, end), "yesterday": (start - timedelta(days=1), start),
+        "week": (start - timedelta(days=6), end), "month": (start - timedelta(days=29), end),
+        "year": (start - timedelta(days=364), end), "all": (None, None),
+    }
+    sums, params = [], []
+    for period in PERIODS:
+        low, high = bounds[period]
+        when = "1" if low is None else "reviewed_at >= ? AND reviewed_at < ?"
+        for group in ("ivl < 21", "ivl >= 21"):
+            sums.append(f"coalesce(sum(({when}) AND ({group}) AND rating > 1), 0)")
+            sums.append(f"coalesce(sum(({when}) AND ({group})), 0)")
+            if low is not None:
+                params += [stored_time(low), stored_time(high)] * 2
+    sql = f"""
+        WITH logs AS (
+            SELECT id, card_id, rating, reviewed_at, prev_state, prev_reps, card_before,
+                   lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY id) AS previous
+            FROM review_log WHERE mode IN ('review', 'mock')),
+        firsts AS (
+            SELECT min(id) AS id FROM logs WHERE prev_state = 2 AND prev_reps > 0
+            GROUP BY card_id, date(reviewed_at, ?)),
+        answers AS (
+            SELECT l.reviewed_at, l.rating,
+                   coalesce(julianday(json_extract(l.card_before, '$.due'))
+                            - julianday(json_extract(l.card_before, '$.last_review')),
+                            julianday(l.reviewed_at) - julianday(l.previous), 0) AS ivl
+            FROM logs l JOIN firsts f ON f.id = l.id)
+        SELECT {", ".join(sums)} FROM answers"""
+    with store.reading() as conn:
+        row = conn.exec_driver_sql(sql, (_day_modifier(store, now), *params)).one()
+    values = list(row)
+    out = []
+    for i, period in enumerate(PERIODS):
+        yp, yt, mp, mt = values[4 * i:4 * i + 4]
+        out.append(RetentionRow(period, Cell(int(yp), int(yt)), Cell(int(mp), int(mt))))
+    return out
+
+
+@dataclass(frozen=True)
+class Distributions:
+    """Cards answered at least once (not orphaned), counted per bin: (label, count) in bin order."""
+
+    stability: list[tuple[str, int]]
+    difficulty: list[tuple[str, int]]
+    retrievability: list[tuple[str, int]]
+
+
+def _bin_labels(edges) -> list[str]:
+    labels = [f"{a:g}-{b:g}" for a, b in zip(edges, edges[1:])]
+    return labels + [f"{edges[-1]:g}+"]
+
+
+def distributions(store: Store) -> Distributions:
+    """Stability in days (STABILITY_BINS), difficulty (Anki's 0-100 %: (D - 1) / 9) and R now, in tenths."""
+    now = stored_time(store.clock.now())
+    r_sql, r_extra = retrievability_sql(store.config.parameters)
+    s_case = " ".join(f"WHEN c.stability < {b} THEN {i - 1}" for i, b in enumerate(STABILITY_BINS) if i)
+    sql = f"""SELECT CASE {s_case} ELSE {len(STABILITY_BINS) - 1} END,
+                     min(9, max(0, CAST((c.difficulty - 1) / 9.0 * 10 AS INTEGER))),
+                     min(9, max(0, CAST({r_sql} * 10 AS INTEGER)))
+              FROM card c WHERE c.orphaned = 0 AND c.reps > 0 AND c.stability IS NOT NULL"""
+    s_counts = [0] * len(STABILITY_BINS)
+    d_counts = [0] * 10
+    r_counts = [0] * 10
+    with store.reading() as conn:
+        for s_bin, d_bin, r_bin in conn.exec_driver_sql(sql, (r_extra[0], now, r_extra[2])):
+            s_counts[s_bin] += 1
+            if d_bin is not None:
+                d_counts[d_bin] += 1
+            if r_bin is not None:
+                r_counts[r_bin] += 1
+    tenths = [f"{10 * i}-{10 * (i + 1)}%" for i in range(10)]
+    return Distributions(stability=list(zip(_bin_labels(STABILITY_BINS), s_counts)),
+                         difficulty=list(zip(tenths, d_counts)), retrievability=list(zip(tenths, r_counts)))
+
+
+# --- the workload simulator (fsrs-rs) -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Workload:
+    retention: float
+    days: int
+    reviews_per_day: list[int]  # reviews + first answers of new cards, each day
+    minutes_per_day: list[float]
+    memorized: float  # expected cards remembered at the end (sum of R)
+
+    @property
+    def mean_reviews(self) -> float:
+        return sum(self.reviews_per_day) / self.days
+
+    @property
+    def mean_minutes(self) -> float:
+        return sum(self.minutes_per_day) / self.days
+
+
+def _rating_probabilities(store: Store):
+    """(first-answer probabilities Again..Easy, review pass probabilities Hard..Easy) from the history,
+    each None below 50 answers (fsrs-rs's defaults, from Anki users, are used then)."""
+    with store.reading() as conn:
+        first = dict(conn.exec_driver_sql(
+            "SELECT rating, count(*) FROM review_log WHERE mode IN ('review', 'mock') AND prev_reps = 0 "
+            "GROUP BY rating").all())
+        passes = dict(conn.exec_driver_sql(
+            "SELECT rating, count(*) FROM review_log WHERE mode IN ('review', 'mock') AND prev_state = 2 "
+            "AND prev_reps > 0 AND rating > 1 GROUP BY rating").all())
+    n_first, n_pass = sum(first.values()), sum(passes.values())
+    first_p = [first.get(r, 0) / n_first for r in (1, 2, 3, 4)] if n_first >= 50 else None
+    pass_p = [passes.get(r, 0) / n_pass for r in (2, 3, 4)] if n_pass >= 50 else None
+    return first_p, pass_p
+
+
+def simulate_workload(store: Store, days: int, retentions, *, seed: int = 42) -> list[Workload]:
+    """The expected daily workload of the collection (its card count, from new, at the daily limits)
+    at each desired retention, with the current FSRS parameters (fsrs-rs's simulator)."""
+    from fsrs_rs_python import default_simulator_config, simulate
+
+    with store.reading() as conn:
+        deck = conn.exec_driver_sql("SELECT count(*) FROM card WHERE orphaned = 0").scalar()
+    config = default_simulator_config()
+    config.deck_size = int(deck)
+    config.learn_span = int(days)
+    config.learn_limit = store.config.new_per_day
+    config.review_limit = store.config.reviews_per_day
+    config.max_ivl = float(store.config.maximum_interval)
+    config.learning_step_count = len(store.config.learning_steps)
+    config.relearning_step_count = len(store.config.relearning_steps)
+    first_p, pass_p = _rating_probabilities(store)
+    if first_p is not None and all(p > 0 for p in first_p):
+        config.first_rating_prob = first_p
+    if pass_p is not None and all(p > 0 for p in pass_p):
+        config.review_rating_prob = pass_p
+    out = []
+    for retention in retentions:
+        result = simulate(list(store.config.parameters), float(retention), config, seed)
+        reviews = [r + n for r, n in zip(result.review_cnt_per_day, result.learn_cnt_per_day)]
+        out.append(Workload(retention=float(retention), days=days, reviews_per_day=reviews,
+                            minutes_per_day=[c / 60 for c in result.cost_per_day],
+                            memorized=float(result.memorized_cnt_per_day[-1]) if result.memorized_cnt_per_day else 0.0))
+    return out
+
+
+def to_json(store: Store) -> dict:
+    """The true-retention table and the distributions as plain data (for `quizapp stats --json`)."""
+    def cell(c: Cell) -> dict:
+        return {"passed": c.passed, "total": c.total, "rate": c.rate}
+
+    dists = distributions(store)
+    return {
+        "true_retention_table": [{"period": r.period, "young": cell(r.young), "mature": cell(r.mature),
+                                  "total": cell(r.total)} for r in true_retention(store)],
+        "distributions": {name: [{"bin": label, "cards": n} for label, n in getattr(dists, name)]
+                          for name in ("stability", "difficulty", "retrievability")},
+    }
