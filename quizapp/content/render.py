@@ -5,8 +5,9 @@ its typography fixed, in one place that every view uses (review tabs, preview, m
 Typography, for Chinese text written in YAML:
 - a line break or a single space between two CJK characters (a folded YAML line, or a soft line
   break in a Markdown paragraph) is removed: "计算，\\n从不把" reads "计算，从不把", not "计算， 从不把";
-- a number and its unit are written together ("112.00 GB" -> "112.00GB", "30 %" -> "30%",
-  "150 tokens/s" -> "150tokens/s"), so no line break can fall between them. A no-break space
+- in Chinese text (a question whose `lang` is zh), a number and its unit are written together
+  ("112.00 GB" -> "112.00GB", "30 %" -> "30%", "150 tokens/s" -> "150tokens/s", as Chinese typesetting
+  usually writes them), so no line break can fall between them; English text keeps its spaces. A no-break space
   (U+00A0) would not do: Textual's wrapper breaks at any whitespace, U+00A0 included.
 Fenced code blocks and inline code are left exactly as written.
 """
@@ -34,21 +35,22 @@ _UNIT_JOIN = re.compile(_NUMBER + r"[ \u00a0]+(" + "|".join(map(re.escape, sorte
 _CODE = re.compile(r"(```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)|`[^`\n]*`)", re.S)
 
 
-def typeset(text: str | None) -> str:
-    """Join CJK line breaks and numbers with their units (see the module docstring); code is untouched."""
+def typeset(text: str | None, lang: str = "zh") -> str:
+    """Join CJK line breaks, and in Chinese numbers with their units (see the module docstring); code is
+    untouched."""
     if not text:
         return text or ""
     parts = _CODE.split(text)
     for i in range(0, len(parts), 2):  # even parts are prose, odd ones code
         prose = _CJK_BREAK.sub(r"\1", parts[i])
-        parts[i] = _UNIT_JOIN.sub(r"\1\2", prose)
+        parts[i] = _UNIT_JOIN.sub(r"\1\2", prose) if lang == "zh" else prose
     return "".join(parts)
 
 
 def render_prose(question: Question, text: str | None) -> str:
     """One prose field as shown: `{{drill}}` references filled in, then typeset. Never raises."""
     try:
-        return typeset(render_text(question, text))
+        return typeset(render_text(question, text), question.lang)
     except Exception:  # noqa: BLE001 - a view must never crash on a field; validate reports the cause
         return text or ""
 
@@ -125,7 +127,7 @@ def _drill(question: Question, drill) -> RenderedDrill:
         expected = reference_value(question, drill.id, None)
     except Exception:  # noqa: BLE001 - SetupError and friends: shown without a value
         expected = ""
-    return RenderedDrill(drill.id, typeset(prompt), drill.ask, drill.unit, drill.tolerance, expected,
+    return RenderedDrill(drill.id, typeset(prompt, question.lang), drill.ask, drill.unit, drill.tolerance, expected,
                          tuple(sorted(drill.vary)))
 
 

@@ -29,7 +29,7 @@ ASKS: Mapping[str, str] = MappingProxyType(
         "max_batch": "count",
         "max_seq": "count",
         "max_params": "count",
-        "flops_per_token": "number",
+        "flops_per_token": "flops",
         "step_time": "seconds",
         "headroom": "bytes",
         # issue 11 (memory-model.md sections 11-16)

@@ -39,7 +39,7 @@ TEXT = {
     "home.loading": ("Loading…", "加载中…"),
     "home.empty": ("No questions found. Add YAML files to a content folder (quizapp new).", "没有找到题目。请在题库文件夹中添加 YAML 文件（quizapp new）。"),
     "home.problems": (Plural("{n} content file failed validation and was skipped. Press p to list it.", "{n} content files failed validation and were skipped. Press p to list them."), "{n} 个题目文件未通过校验，已跳过。按 p 查看。"),
-    "home.hint": ("Enter/r review · c cram a topic · m mock interview · k calculator · s statistics · q quit", "Enter/r 复习 · c 突击 · m 模拟面试 · k 计算器 · s 统计 · q 退出"),
+    "home.hint": ("Enter/r review · c cram a topic · m mock interview · k calculator · s statistics · b browse cards · q quit", "Enter/r 复习 · c 突击 · m 模拟面试 · k 计算器 · s 统计 · b 浏览卡片 · q 退出"),
     "home.nothing_due": ("Nothing due right now. Press c to cram a topic.", "目前没有到期的卡片。按 c 突击一个主题。"),
     "bind.review": ("Review", "复习"),
     "bind.cram": ("Cram", "突击"),

@@ -93,3 +93,9 @@ def test_a_break_next_to_emphasis_between_chinese_characters_is_joined_too():
     assert typeset("工程取舍 + 量化分析**\n类型") == "工程取舍 + 量化分析**类型"
     assert typeset("刁钻点在于\n**重点**在") == "刁钻点在于**重点**在"
     assert typeset("使用\nZeRO 训练") == "使用\nZeRO 训练"  # Chinese next to Latin: the soft break stays
+
+
+def test_english_text_keeps_the_space_between_a_number_and_its_unit():
+    assert typeset("Mixed AdamW keeps 16 bytes per parameter, 112.00 GB for 7B.", "en") == (
+        "Mixed AdamW keeps 16 bytes per parameter, 112.00 GB for 7B.")
+    assert typeset("混合精度 AdamW 每参数 16 bytes。", "zh") == "混合精度 AdamW 每参数 16bytes。"

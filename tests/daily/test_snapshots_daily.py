@@ -10,20 +10,8 @@ from datetime import timezone
 import pytest
 from textual.widgets import Input
 
-DRILL = """\
-id: kv-one
-title: KV cache of one token
-topic: inference
-lang: en
-answer: |
-  One token of llama-2-7b keeps {{kv-token}} of KV cache.
-drills:
-  - id: kv-token
-    prompt: "{model}: KV cache of one token, in MB?"
-    setup: {model: llama-2-7b, method: inference, batch: 1, seq: 1}
-    ask: kv_cache
-    unit: MB
-"""
+from tests.daily.bank_text import MB_DRILL as DRILL
+
 
 
 @pytest.fixture

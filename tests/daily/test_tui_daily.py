@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.daily.bank_text import MB_DRILL as DRILL
+
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
@@ -78,20 +80,6 @@ mistakes:
     why: one token per step
 """
 
-DRILL = """\
-id: kv-one
-title: KV cache of one token
-topic: inference
-lang: en
-answer: |
-  One token of llama-2-7b keeps {{kv-token}} of KV cache.
-drills:
-  - id: kv-token
-    prompt: "{model}: KV cache of one token, in MB?"
-    setup: {model: llama-2-7b, method: inference, batch: 1, seq: 1}
-    ask: kv_cache
-    unit: MB
-"""
 
 
 @pytest.fixture

@@ -101,7 +101,7 @@ class QuestionView(Vertical):
             if self.variant is not None:
                 from quizapp.content.render import typeset
 
-                return typeset(self.variant.prompt)
+                return typeset(self.variant.prompt, self.question.lang)
             if self.item is not None:
                 return self.item.prompt
         return safe_render(self.question, self.question.title)
