@@ -539,7 +539,8 @@ def _times(r: Report, out: _Text, lang: str) -> None:
         from quizapp.memory.compute import step_time_parts
 
         parts = step_time_parts(setup)
-        out.pair("step time", f"{r.step:.4g} s per step ({setup.microbatches} micro-batch(es) of "
+        out.pair("step time", f"{r.step:.4g} s per step ({setup.microbatches} "
+                 f"micro-batch{'' if setup.microbatches == 1 else 'es'} of "
                  f"{setup.tokens:,} tokens per replica) at {setup.mfu:g} of "
                  f"{peak_flops(setup) / 1e12:g} TFLOP/s ({setup.compute})")
         split = f"/(t·pp) = /{setup.tp * setup.pp}" if setup.tp * setup.pp > 1 else "on one GPU"

@@ -208,7 +208,7 @@ TEXT: dict[str, tuple[object, object]] = {
     "calc.note.hfu_mfu": ("the utilization setting is the HFU ({hfu}); with {recompute} recomputation the MFU is "
                           "{mfu} (model FLOPs / (step time x peak))",
                           "利用率设置是 HFU（{hfu}）；{recompute} 重计算下 MFU 为 {mfu}（模型 FLOPs /（单步时间 × 峰值））"),
-    "calc.note.step_time": ("step time (§7, §14): one step is m = {m} micro-batch(es) per data-parallel replica; each "
+    "calc.note.step_time": ("step time (§7, §14): one step runs a micro-batch count of m = {m} per data-parallel replica; each "
                             "GPU executes 1/(t·pp) = 1/{split} of the FLOPs at the HFU setting; the pipeline bubble "
                             "{bubble} of that ideal time is included; communication is not (reported separately, "
                             "no overlap assumed)",
