@@ -555,13 +555,13 @@ def _times(r: Report, out: _Text, lang: str) -> None:
         source = f"measured {setup.tokens_per_s:,.0f} tokens/s" if setup.tokens_per_s else f"the {setup.mfu:g} setting"
         out.pair("MFU / HFU", f"{r.mfu:.1%} / {r.hfu:.1%} (from {source})")
         bubble = ", pipeline bubble included" if setup.pp > 1 else ""
-        out.pair(f"tokens/s on {setup.world_size} GPU(s)", f"{r.tokens_per_s:,.0f} at HFU {setup.mfu:g}{bubble}")
+        out.pair(f"tokens/s on {_gpus(setup.world_size)}", f"{r.tokens_per_s:,.0f} at HFU {setup.mfu:g}{bubble}")
     if r.budget is not None:
         out.pair("compute budget", f"{r.budget:.3g} FLOPs for {setup.train_tokens:.3g} tokens (6·N·D + attention)")
     if r.chinchilla is not None:
         out.pair("Chinchilla tokens (20·N)", f"{r.chinchilla:.3g}")
     if r.days is not None:
-        out.pair("training time", f"{r.days:,.1f} days on {setup.world_size} GPU(s)")
+        out.pair("training time", f"{r.days:,.1f} days on {_gpus(setup.world_size)}")
 
 
 def _listing(M, as_json: bool) -> str:
@@ -586,3 +586,8 @@ def _listing(M, as_json: bool) -> str:
         lines.append(f"  {name:<16}{_gb(g.capacity):>8} GB {_gib(g.capacity):>8} GiB  {g.bf16_tflops:g} TFLOP/s")
         lines += _wrap(g.note, width, " " * 6, " " * 6)
     return "\n".join(lines)
+
+
+def _gpus(n: int) -> str:
+    """"1 GPU", "8 GPUs": a real plural, not "GPU(s)"."""
+    return f"{n:,} GPU" if n == 1 else f"{n:,} GPUs"

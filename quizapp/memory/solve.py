@@ -69,6 +69,10 @@ def _largest(fits: Callable[[int], bool], lo: int = 1, guess: int | None = None)
             bad = mid
     return good
 
+def _smallest(fits: Callable[[int], bool], lo: int = 1) -> int:
+    """The smallest n >= lo with fits(n), for a predicate that stays true once true; some n must fit."""
+    return _largest(lambda n: not fits(n), lo) + 1
+
 
 def _linear_guess(total: Callable[[int], float], usable: float, a: int, b: int) -> int | None:
     """Where the line through (a, total(a)) and (b, total(b)) reaches `usable` (None if flat)."""
@@ -247,15 +251,10 @@ def min_gpus(setup: Setup) -> GpuPlan | None:
 
             if not fits_pp(m.layers):
                 continue
-            lo, hi = 1, m.layers  # the fewest stages that fit: fits_pp is monotone in pp
-            while lo < hi:
-                mid = (lo + hi) // 2
-                if fits_pp(mid):
-                    hi = mid
-                else:
-                    lo = mid + 1
-            if best is None or t * lo < best.gpus:
-                best = GpuPlan(t * lo, "tp x pp", 1, t, lo)
+            # the fewest stages that fit (fits_pp is monotone in pp; never probed past one stage a layer)
+            pp = _smallest(lambda n, fits=fits_pp, most=m.layers: n >= most or fits(n))
+            if best is None or t * pp < best.gpus:
+                best = GpuPlan(t * pp, "tp x pp", 1, t, pp)
         return best
     base = replace(setup, zero=3, tp=1, pp=1, interleave=1)
 
@@ -266,18 +265,7 @@ def min_gpus(setup: Setup) -> GpuPlan | None:
             return False
         return _fits_training(trial, usable)
 
-    if fits_n(1):
-        return GpuPlan(1, "zero-3", 1, 1, 1)
-    cap = 2**20
-    if not fits_n(cap):
+    if not fits_n(2**20):
         return None
-    lo, hi = 1, 2  # fits_n(lo) is False
-    while not fits_n(hi):
-        lo, hi = hi, hi * 2
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if fits_n(mid):
-            hi = mid
-        else:
-            lo = mid
-    return GpuPlan(hi, "zero-3", hi, 1, 1)
+    n = _smallest(fits_n)
+    return GpuPlan(n, "zero-3", n, 1, 1)

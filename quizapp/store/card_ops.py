@@ -175,12 +175,7 @@ def apply(store: Store, action: str, card_ids: Sequence[str], argument: object =
                 continue
             changes[card_id] = {"before": {k: card[k] for k in values}, "after": values}
         for card_id, change in changes.items():
-            if change["after"]:
-                assignments = ", ".join(f"{col} = ?" for col in change["after"])
-                conn.exec_driver_sql(f"UPDATE card SET {assignments} WHERE card_id = ?",
-                                     (*change["after"].values(), card_id))
-            if "flag" in change:
-                _write_flag(conn, card_id, change["flag"][1])
+            _write_side(conn, card_id, change, "after")
         if action == "reset_history":
             for card_id, change in changes.items():
                 rows = conn.exec_driver_sql(
@@ -197,6 +192,15 @@ def apply(store: Store, action: str, card_ids: Sequence[str], argument: object =
              json.dumps(changes, ensure_ascii=False))).lastrowid
     store._operation_stack.append(op_id)
     return OperationResult(op_id, action, "" if argument is None else str(argument), tuple(changes), skipped)
+
+
+def _write_side(conn, card_id: str, change: dict, side: str) -> None:
+    """Write one side of a journaled change ("after" to apply it, "before" to undo it): card columns, flag."""
+    if change[side]:
+        assignments = ", ".join(f"{col} = ?" for col in change[side])
+        conn.exec_driver_sql(f"UPDATE card SET {assignments} WHERE card_id = ?", (*change[side].values(), card_id))
+    if "flag" in change:
+        _write_flag(conn, card_id, change["flag"][0 if side == "before" else 1])
 
 
 def _write_flag(conn, card_id: str, flag: int) -> None:
@@ -241,12 +245,7 @@ def undo(store: Store, operation_id: int) -> UndoneOperation | None:
                 if newer is not None:
                     raise StoreError(f"{store.path}: cannot undo the reset: card {card_id!r} was answered since")
         for card_id, change in changes.items():
-            if change["before"]:
-                assignments = ", ".join(f"{col} = ?" for col in change["before"])
-                conn.exec_driver_sql(f"UPDATE card SET {assignments} WHERE card_id = ?",
-                                     (*change["before"].values(), card_id))
-            if "flag" in change:
-                _write_flag(conn, card_id, change["flag"][0])
+            _write_side(conn, card_id, change, "before")
             for log in change.get("logs", ()):
                 conn.exec_driver_sql(
                     f"INSERT INTO review_log ({', '.join(LOG_COLUMNS)}) VALUES ({','.join('?' * len(LOG_COLUMNS))})",
