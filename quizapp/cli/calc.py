@@ -170,21 +170,21 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
     from quizapp import memory as M
 
-    if args.list_presets:
-        print(_listing(M, args.as_json))
-        return 0
     lang = getattr(options, "lang", "en")
+    if args.list_presets:
+        print(_listing(M, args.as_json, lang))
+        return 0
     try:
         opts = _options(args)
         if "model" not in opts and not any(k in opts for k in ("layers", "hidden", "heads")):
-            raise M.SetupError("model", "missing; expected a preset (see --list) or a parameter count like 7B")
+            raise CliError(_say("calc.cli.no_model", lang))
         setup = M.setup_from_options(opts)
         if args.max_what and setup.gpu is None:
-            raise CliError(f"--max {args.max_what}: needs --gpu NAME (see --list)")
+            raise CliError(_say("calc.cli.max_needs_gpu", lang, what=args.max_what))
         if args.max_what in ("concurrency", "context", "tp") and setup.training:
-            raise CliError(f"--max {args.max_what}: a serving solve; expected --method inference")
+            raise CliError(_say("calc.cli.max_serving_only", lang, what=args.max_what))
         if args.max_what == "gpus" and not setup.training:
-            raise CliError("--max gpus: a training solve; for serving use --max tp")
+            raise CliError(_say("calc.cli.max_training_only", lang))
         report = Report(M, setup, args.max_what)
     except M.SetupError as exc:
         raise CliError(f"{_flag(exc.field)}: {exc.message}") from None
@@ -280,24 +280,26 @@ def _say(key: str, lang: str, **args) -> str:
     return say(key, lang, **args)
 
 
-def _title(setup) -> str:
+def _title(setup, lang: str = "en") -> str:
     m = setup.model
     bits = [m.name, setup.method]
     if setup.training:
-        bits += [setup.precision, setup.optimizer, f"b={setup.batch} s={setup.seq}", f"recompute {setup.recompute}",
-                 setup.attention, f"impl {setup.impl}"]
+        bits += [setup.precision, setup.optimizer, f"b={setup.batch} s={setup.seq}",
+                 _say("calc.cli.title.recompute", lang, mode=setup.recompute), setup.attention,
+                 _say("calc.cli.title.impl", lang, impl=setup.impl)]
         if setup.zero:
             bits.append(f"ZeRO-{setup.zero} N={setup.gpus}")
         elif setup.gpus > 1:
             bits.append(f"DP N={setup.gpus}")
         if setup.offload != "none":
-            bits.append(f"offload {setup.offload}")
+            bits.append(_say("calc.cli.title.offload", lang, mode=setup.offload))
         if setup.method in ("lora", "qlora"):
             bits.append(f"LoRA r={setup.lora_rank} {setup.lora_targets}")
         if setup.pp > 1:
             bits.append(f"PP {setup.pp} m={setup.microbatches}" + (f" v={setup.interleave}" if setup.interleave > 1 else ""))
     else:
-        bits += [f"weights {setup.weights}", f"KV {setup.kv_dtype}", f"{setup.batch} seq x {setup.seq} tokens"]
+        bits += [_say("calc.cli.title.weights", lang, weights=setup.weights), f"KV {setup.kv_dtype}",
+                 _say("calc.cli.title.sequences", lang, batch=setup.batch, seq=setup.seq)]
     if setup.tp > 1:
         bits.append(f"TP {setup.tp}" + (" + SP" if setup.sp else ""))
     if setup.ep > 1:
@@ -308,6 +310,16 @@ def _title(setup) -> str:
 def _cells(text: str) -> int:
     """Terminal columns of `text`: CJK (wide) characters take two."""
     return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def _wide(text: str) -> bool:
+    """Whether `text` holds a wide (CJK) character; text without one is laid out as it always was."""
+    return not text.isascii() and _cells(text) != len(text)
+
+
+def _ljust(text: str, width: int) -> str:
+    """`text` padded with spaces to `width` terminal columns."""
+    return text + " " * max(width - _cells(text), 0)
 
 
 def _wrap(text: str, width: int, first: str = "", indent: str = "") -> list[str]:
@@ -355,20 +367,24 @@ class _Text:
 
     def row(self, name: str, middle: str, numbers: tuple[str, ...] = (), name_width: int = 18, col: int = 10) -> None:
         room = max(16, self.width - name_width - col * len(numbers))
-        chunks = textwrap.wrap(middle, room - 1, break_on_hyphens=False) or [""]
+        if _wide(middle):  # Chinese: broken by terminal columns, between characters
+            chunks = _wrap(middle, room - 1)
+        else:
+            chunks = textwrap.wrap(middle, room - 1, break_on_hyphens=False) or [""]
         tail = "".join(f"{n:>{col}}" for n in numbers)
-        self.lines.append(f"{name:<{name_width}}{chunks[0]:<{room}}{tail}".rstrip())
+        name = _ljust(name, name_width) if _cells(name) < name_width else name + " "  # never run into the middle
+        self.lines.append(f"{name}{_ljust(chunks[0], room)}{tail}".rstrip())
         self.lines += [f"{'':<{name_width}}{c}" for c in chunks[1:]]
 
     def pair(self, name: str, value: str, name_width: int = 30) -> None:
         self.row(name, value, name_width=name_width)
 
 
-def _time(seconds: float) -> str:
+def _time(seconds: float, lang: str = "en") -> str:
     from quizapp.memory.quantities import format_quantity, sensible_unit
 
     if seconds is None or (isinstance(seconds, float) and math.isnan(seconds)):
-        return "n/a"
+        return _say("calc.cli.na", lang)
     return format_quantity(seconds, sensible_unit(seconds, "seconds"), 3)
 
 
@@ -396,14 +412,14 @@ def _order(r: Report, opts: dict) -> list[str]:
 def _as_text(r: Report, opts: dict, width: int, lang: str = "en") -> str:
     out = _Text(width)
     setup, b = r.setup, r.breakdown
-    out.wrap(_title(setup))
-    params = f"parameters: {b.params:,}"
+    out.wrap(_title(setup, lang))
+    params = _say("calc.cli.params", lang, n=f"{b.params:,}")
     if setup.method in ("lora", "qlora"):
-        params += f" (trainable {b.trainable_params:,})"
+        params += _say("calc.cli.params_trainable", lang, n=f"{b.trainable_params:,}")
     if setup.model.has_shape and setup.model.is_moe:
-        params += f" total · {setup.model.active_params:,} active per token"
+        params += _say("calc.cli.params_moe", lang, active=f"{setup.model.active_params:,}")
     out.wrap(params)
-    solved = _solved_lines(r)
+    solved = _solved_lines(r, lang)
     if solved:
         out.add()
         for line in solved:
@@ -412,7 +428,7 @@ def _as_text(r: Report, opts: dict, width: int, lang: str = "en") -> str:
         {"memory": _memory, "serving": _serving, "communication": _communication, "time": _times}[section](r, out, lang)
     out.heading(_say("calc.cli.notes", lang))
     for t in b.terms:
-        out.wrap(f"{t.name}: {_note(t, lang)}", indent="  ", first="· ")
+        out.wrap(_say("calc.cli.term_note", lang, name=_term(t.name, lang), note=_note(t, lang)), indent="  ", first="· ")
     from quizapp.words.calc import render
 
     for code in b.codes:
@@ -425,6 +441,15 @@ def _as_text(r: Report, opts: dict, width: int, lang: str = "en") -> str:
     return "\n".join(out.lines)
 
 
+def _term(name: str, lang: str) -> str:
+    """A term's name in the report: in English the code itself (the --json key, as the report always
+    showed it); in Chinese its label from the TUI's table (term.<name>)."""
+    if lang != "zh":
+        return name
+    label = _say(f"term.{name}", lang)
+    return name if label == f"term.{name}" else label
+
+
 def _note(term, lang: str) -> str:
     """A term's note in `lang`: memory gives a code, quizapp.words renders it."""
     from quizapp.words.calc import render
@@ -432,139 +457,163 @@ def _note(term, lang: str) -> str:
     return render(term.code, lang)
 
 
-def _solved_lines(r: Report) -> list[str]:
+def _solved_lines(r: Report, lang: str = "en") -> list[str]:
     setup, solved, what = r.setup, r.solved, r.max_what
     if what is None:
         return []
     if what == "model":
         if solved is None:
-            return ["largest model that fits: none"]
-        lines = [f"largest model that fits: {solved.params:,} parameters ({solved.params / 1e9:.3g}B)"]
-        lines.append(f"shape: {solved.describe()} (scaled within {setup.model.name}'s family)" if solved.has_shape
-                     else "architecture-free terms only (no activations)")
+            return [_say("calc.cli.max_model_none", lang)]
+        lines = [_say("calc.cli.max_model", lang, params=f"{solved.params:,}", billions=f"{solved.params / 1e9:.3g}")]
+        lines.append(_say("calc.cli.max_model_shape", lang, shape=solved.describe(), family=setup.model.name)
+                     if solved.has_shape else _say("calc.cli.max_model_bare", lang))
         return lines
     if what == "concurrency":
-        return [f"largest concurrency at a context of {setup.seq:,} tokens: {solved:,} sequences "
-                f"({solved + 1:,} do not fit the KV budget)"]
+        return [_say("calc.cli.max_concurrency", lang, seq=f"{setup.seq:,}", n=f"{solved:,}", more=f"{solved + 1:,}")]
     if what == "context":
-        return [f"longest context for {setup.batch:,} concurrent sequences: {solved:,} tokens "
-                f"({solved + setup.kv_block:,}, one more block each, do not fit)"]
+        return [_say("calc.cli.max_context", lang, batch=f"{setup.batch:,}", n=f"{solved:,}",
+                     more=f"{solved + setup.kv_block:,}")]
     if what == "tp":
         if not solved:
-            return [f"no tensor-parallel degree (a divisor of {setup.model.heads} heads) fits {setup.batch:,} "
-                    f"sequences of {setup.seq:,} tokens"]
-        return [f"smallest tensor-parallel degree that fits {setup.batch:,} sequences of {setup.seq:,} tokens: "
-                f"tp = {solved}"]
+            return [_say("calc.cli.max_tp_none", lang, heads=setup.model.heads, batch=f"{setup.batch:,}",
+                         seq=f"{setup.seq:,}")]
+        return [_say("calc.cli.max_tp", lang, batch=f"{setup.batch:,}", seq=f"{setup.seq:,}", tp=solved)]
     if what == "gpus":
         if solved is None:
-            return ["no number of GPUs fits: the memory that does not shard exceeds one GPU"]
-        how = (f"ZeRO-3 over {solved.dp} data-parallel GPUs" if solved.strategy == "zero-3"
-               else f"tp {solved.tp} x pp {solved.pp}")
-        return [f"fewest GPUs that fit: {solved.gpus} ({how})"]
-    noun = {"batch": "micro-batch" if setup.training else "batch (concurrent sequences)",
-            "seq": "sequence length" if setup.training else "context length"}[what]
-    return [f"largest {noun} that fits: {solved} ({solved + 1} does not)"]
+            return [_say("calc.cli.max_gpus_none", lang)]
+        how = (_say("calc.cli.max_gpus_zero3", lang, dp=solved.dp) if solved.strategy == "zero-3"
+               else _say("calc.hint.plan.tp x pp", lang, tp=solved.tp, pp=solved.pp))
+        return [_say("calc.cli.max_gpus", lang, n=solved.gpus, how=how)]
+    noun = {"batch": "microbatch" if setup.training else "batch",
+            "seq": "seq" if setup.training else "context"}[what]
+    return [_say(f"calc.cli.max_fits.{noun}", lang, n=solved, more=solved + 1)]
 
 
 def _memory(r: Report, out: _Text, lang: str) -> None:
     b, fit, setup = r.breakdown, r.fit, r.setup
     per_gpu = setup.world_size > 1 or setup.tp > 1
     out.heading(_say("calc.cli.memory_per_gpu" if per_gpu else "calc.cli.memory", lang))
-    out.row("term", "formula (with numbers)", ("GB", "GiB"))
+    out.row(_say("calc.cli.col.term", lang), _say("calc.cli.col.formula", lang), ("GB", "GiB"))
     out.add("-" * out.width)
     for t in b.terms:
-        out.row(t.name, t.formula if t.formula == t.substituted else f"{t.formula} = {t.substituted}",
+        out.row(_term(t.name, lang), t.formula if t.formula == t.substituted else f"{t.formula} = {t.substituted}",
                 (_gb(t.bytes), _gib(t.bytes)))
     out.add("-" * out.width)
-    out.row("total", "sum of the terms", (_gb(b.total), _gib(b.total)))
+    out.row(_say("calc.cli.total", lang), _say("calc.cli.sum_of_terms", lang), (_gb(b.total), _gib(b.total)))
     if b.cpu:
-        out.row("cpu (host)", " + ".join(t.name for t in b.cpu_terms), (_gb(b.cpu), _gib(b.cpu)))
+        out.row(_say("calc.cli.cpu_host", lang), " + ".join(_term(t.name, lang) for t in b.cpu_terms),
+                (_gb(b.cpu), _gib(b.cpu)))
     if fit is not None:
-        verdict = "fits" if fit.fits else "does NOT fit"
+        verdict = _say("calc.cli.fits" if fit.fits else "calc.cli.no_fit", lang)
         out.add()
-        out.wrap(f"{fit.gpu.name}: capacity {_gb(fit.capacity)} GB ({_gib(fit.capacity)} GiB), usable "
-                 f"{_gb(fit.usable)} GB ({_gib(fit.usable)} GiB) after a {_gib(fit.reserve)} GiB reserve for CUDA "
-                 f"context and slack")
-        out.wrap(f"verdict: {verdict}; headroom {_gb(fit.headroom)} GB ({_gib(fit.headroom)} GiB)")
+        out.wrap(_say("calc.cli.fit_capacity", lang, gpu=fit.gpu.name, capacity_gb=_gb(fit.capacity),
+                      capacity_gib=_gib(fit.capacity), usable_gb=_gb(fit.usable), usable_gib=_gib(fit.usable),
+                      reserve_gib=_gib(fit.reserve)))
+        out.wrap(_say("calc.cli.verdict", lang, verdict=verdict, gb=_gb(fit.headroom), gib=_gib(fit.headroom)))
 
 
 def _serving(r: Report, out: _Text, lang: str) -> None:
     s, setup = r.serving, r.setup
     out.heading(_say("calc.cli.serving", lang))
-    out.pair("KV per token per GPU", f"{s.kv_bytes_per_token:,.0f} bytes"
-             + (f" (KV split {min(setup.tp, setup.model.kv_heads)} ways)" if setup.tp > 1 and not setup.model.is_mla else ""))
-    out.pair("weights per GPU (W/t)", f"{_gb(s.weight_bytes_per_gpu)} GB")
+    split = ""
+    if setup.tp > 1 and not setup.model.is_mla:
+        split = _say("calc.cli.kv_split", lang, n=min(setup.tp, setup.model.kv_heads))
+    out.pair(_say("calc.cli.kv_per_token", lang), _say("calc.cli.bytes", lang, n=f"{s.kv_bytes_per_token:,.0f}") + split)
+    out.pair(_say("calc.cli.weights_per_gpu", lang), f"{_gb(s.weight_bytes_per_gpu)} GB")
     if s.decode is None:
         out.wrap(_say("calc.serving.no_gpu", lang))
         return
     d, p = s.decode, s.prefill
-    out.pair("KV budget per GPU", f"{_gb(s.budget)} GB = {setup.gpu_util:g} x {_gb(setup.gpu.capacity)} − "
+    out.pair(_say("calc.cli.kv_budget", lang), f"{_gb(s.budget)} GB = {setup.gpu_util:g} x {_gb(setup.gpu.capacity)} − "
              f"{_gb(s.weight_bytes_per_gpu)} − {_gib(setup.reserve + setup.overhead)} GiB")
-    out.pair("KV cache size", f"{s.kv_tokens:,} tokens (blocks of {setup.kv_block})")
-    out.pair(f"max concurrency at {setup.seq:,}", f"{s.max_concurrency:,} sequences")
-    out.pair(f"decode step, batch {setup.batch:,}", f"{_time(d.step_s)} ({d.bound}-bound: memory {_time(d.memory_s)}, "
-             f"compute {_time(d.compute_s)})")
-    out.pair("  bytes, FLOPs per GPU", f"{_gb(d.bytes)} GB, {_flops(d.flops)}")
-    out.pair("  tokens/s", f"{d.tokens_per_s:,.1f} aggregate, {d.per_seq_tokens_per_s:,.1f} per sequence")
-    out.pair(f"prefill of {setup.prompt_tokens:,} tokens", f"TTFT {_time(p.step_s)} ({p.bound}-bound), "
-             f"{_flops(p.flops)} per GPU at MFU {setup.mfu:g}")
-    out.pair("critical batch", f"{s.critical_batch:,} (decode turns compute-bound, KV cache aside)")
+    out.pair(_say("calc.cli.kv_size", lang),
+             _say("calc.cli.kv_size_value", lang, tokens=f"{s.kv_tokens:,}", block=setup.kv_block))
+    out.pair(_say("calc.cli.max_concurrency_at", lang, seq=f"{setup.seq:,}"),
+             _say("calc.cli.sequences", lang, n=f"{s.max_concurrency:,}"))
+    out.pair(_say("calc.cli.decode_step", lang, batch=f"{setup.batch:,}"),
+             _say("calc.cli.decode_value", lang, time=_time(d.step_s, lang), bound=_say(f"calc.bound.{d.bound}", lang),
+                  memory=_time(d.memory_s, lang), compute=_time(d.compute_s, lang)))
+    out.pair(_say("calc.cli.decode_bytes", lang), f"{_gb(d.bytes)} GB, {_flops(d.flops)}")
+    out.pair(_say("calc.cli.decode_rate", lang), _say("calc.cli.decode_rate_value", lang,
+                                                      aggregate=f"{d.tokens_per_s:,.1f}",
+                                                      per_seq=f"{d.per_seq_tokens_per_s:,.1f}"))
+    out.pair(_say("calc.cli.prefill", lang, n=f"{setup.prompt_tokens:,}"),
+             _say("calc.cli.prefill_value", lang, time=_time(p.step_s, lang), bound=_say(f"calc.bound.{p.bound}", lang),
+                  flops=_flops(p.flops), mfu=f"{setup.mfu:g}"))
+    out.pair(_say("calc.cli.critical_batch", lang), _say("calc.cli.critical_batch_value", lang, n=f"{s.critical_batch:,}"))
+
+
+def _bubble_formula(setup) -> str:
+    return "(pp−1)/(v·m)" if setup.interleave > 1 else "(pp−1)/m"
 
 
 def _communication(r: Report, out: _Text, lang: str) -> None:
     c, setup = r.comm, r.setup
     out.heading(_say("calc.cli.communication", lang))
-    link = f"{c.link_bandwidth / 1e9:,.0f} GB/s" if c.link_bandwidth else "no link bandwidth (give --gpu or --link-bandwidth)"
-    out.wrap(f"bytes one GPU sends per step; time at {link}, no overlap")
+    if c.link_bandwidth:
+        out.wrap(_say("calc.cli.comm_intro", lang, link=f"{c.link_bandwidth / 1e9:,.0f} GB/s"))
+    else:
+        out.wrap(_say("calc.cli.comm_intro_no_link", lang))
     for t in c.kinds:
         if not t.bytes and t.kind != "dp":
             continue
-        out.row(t.kind, f"{t.formula}; {t.substituted}", (_gb(t.bytes) + " GB", _time(t.seconds)), name_width=6,
+        out.row(t.kind, f"{t.formula}; {t.substituted}", (_gb(t.bytes) + " GB", _time(t.seconds, lang)), name_width=6,
                 col=13)
-    out.row("total", "", (_gb(c.total_bytes) + " GB", _time(c.total_s) if c.link_bandwidth else "n/a"),
+    out.row(_say("calc.cli.total", lang), "",
+            (_gb(c.total_bytes) + " GB", _time(c.total_s, lang) if c.link_bandwidth else _say("calc.cli.na", lang)),
             name_width=6, col=13)
     if setup.pp > 1:
-        formula = "(pp−1)/(v·m)" if setup.interleave > 1 else "(pp−1)/m"
-        out.pair("pipeline bubble", f"{c.bubble:.1%} of the ideal time = {formula} with pp {setup.pp}, "
-                 f"m {setup.microbatches}" + (f", v {setup.interleave}" if setup.interleave > 1 else ""))
+        v = _say("calc.cli.bubble_v", lang, v=setup.interleave) if setup.interleave > 1 else ""
+        out.pair(_say("calc.cli.bubble", lang), _say("calc.cli.bubble_value", lang, share=f"{c.bubble:.1%}",
+                                                     formula=_bubble_formula(setup), pp=setup.pp,
+                                                     m=setup.microbatches, v=v))
 
 
 def _times(r: Report, out: _Text, lang: str) -> None:
     setup = r.setup
     out.heading(_say("calc.cli.time", lang))
-    out.pair("FLOPs per token", f"{r.flops:.4g}")
+    out.pair(_say("calc.cli.flops_per_token", lang), f"{r.flops:.4g}")
     if r.step is not None:
         from quizapp.memory.serving import peak_flops
 
         from quizapp.memory.compute import step_time_parts
 
         parts = step_time_parts(setup)
-        out.pair("step time", f"{r.step:.4g} s per step ({setup.microbatches} "
-                 f"micro-batch{'' if setup.microbatches == 1 else 'es'} of "
-                 f"{setup.tokens:,} tokens per replica) at {setup.mfu:g} of "
-                 f"{peak_flops(setup) / 1e12:g} TFLOP/s ({setup.compute})")
-        split = f"/(t·pp) = /{setup.tp * setup.pp}" if setup.tp * setup.pp > 1 else "on one GPU"
-        out.pair("  compute", f"{parts.compute:.4g} s: executed FLOPs per GPU {split}")
+        out.pair(_say("calc.cli.step_time", lang), _say("calc.cli.step_time_value", lang, time=f"{r.step:.4g}",
+                                                        n=setup.microbatches, tokens=f"{setup.tokens:,}",
+                                                        mfu=f"{setup.mfu:g}", peak=f"{peak_flops(setup) / 1e12:g}",
+                                                        compute=setup.compute))
+        split = setup.tp * setup.pp
+        compute = (_say("calc.cli.compute_split", lang, time=f"{parts.compute:.4g}", n=split) if split > 1
+                   else _say("calc.cli.compute_one", lang, time=f"{parts.compute:.4g}"))
+        out.pair(_say("calc.cli.compute", lang), compute)
         if setup.pp > 1:
-            formula = "(pp−1)/(v·m)" if setup.interleave > 1 else "(pp−1)/m"
-            out.pair("  pipeline bubble", f"{parts.bubble:.4g} s = {formula} of the compute time")
+            out.pair(_say("calc.cli.step_bubble", lang), _say("calc.cli.step_bubble_value", lang,
+                                                              time=f"{parts.bubble:.4g}", formula=_bubble_formula(setup)))
         if parts.offload:
-            out.pair("  offload transfer", f"{parts.offload:.4g} s over the host link")
-        out.pair("  communication", "not included (see the communication section; no overlap assumed)")
+            out.pair(_say("calc.cli.offload_transfer", lang),
+                     _say("calc.cli.offload_transfer_value", lang, time=f"{parts.offload:.4g}"))
+        out.pair(_say("calc.cli.step_comm", lang), _say("calc.cli.step_comm_value", lang))
     if r.mfu is not None:
-        source = f"measured {setup.tokens_per_s:,.0f} tokens/s" if setup.tokens_per_s else f"the {setup.mfu:g} setting"
-        out.pair("MFU / HFU", f"{r.mfu:.1%} / {r.hfu:.1%} (from {source})")
-        bubble = ", pipeline bubble included" if setup.pp > 1 else ""
-        out.pair(f"tokens/s on {_gpus(setup.world_size)}", f"{r.tokens_per_s:,.0f} at HFU {setup.mfu:g}{bubble}")
+        source = (_say("calc.cli.mfu_measured", lang, n=f"{setup.tokens_per_s:,.0f}") if setup.tokens_per_s
+                  else _say("calc.cli.mfu_setting", lang, mfu=f"{setup.mfu:g}"))
+        out.pair(_say("calc.mfu", lang), _say("calc.cli.mfu_value", lang, mfu=f"{r.mfu:.1%}", hfu=f"{r.hfu:.1%}",
+                                              source=source))
+        bubble = _say("calc.cli.with_bubble", lang) if setup.pp > 1 else ""
+        out.pair(_say("calc.cli.tokens_per_s_on", lang, gpus=_gpus(setup.world_size, lang)),
+                 _say("calc.cli.tokens_per_s_value", lang, n=f"{r.tokens_per_s:,.0f}", mfu=f"{setup.mfu:g}",
+                      bubble=bubble))
     if r.budget is not None:
-        out.pair("compute budget", f"{r.budget:.3g} FLOPs for {setup.train_tokens:.3g} tokens (6·N·D + attention)")
+        out.pair(_say("calc.cli.budget", lang), _say("calc.cli.budget_value", lang, flops=f"{r.budget:.3g}",
+                                                     tokens=f"{setup.train_tokens:.3g}"))
     if r.chinchilla is not None:
-        out.pair("Chinchilla tokens (20·N)", f"{r.chinchilla:.3g}")
+        out.pair(_say("calc.cli.chinchilla", lang), f"{r.chinchilla:.3g}")
     if r.days is not None:
-        out.pair("training time", f"{r.days:,.1f} days on {_gpus(setup.world_size)}")
+        out.pair(_say("calc.cli.train_time", lang), _say("calc.cli.train_time_value", lang, days=f"{r.days:,.1f}",
+                                                         gpus=_gpus(setup.world_size, lang)))
 
 
-def _listing(M, as_json: bool) -> str:
+def _listing(M, as_json: bool, lang: str = "en") -> str:
     if as_json:
         return json.dumps({
             "models": {n: {"params": m.params, "active_params": m.active_params, "layers": m.layers,
@@ -576,18 +625,18 @@ def _listing(M, as_json: bool) -> str:
                          "fp8_tflops": getattr(g, "fp8_tflops", None)} for n, g in M.GPUS.items()},
         })
     width = max(60, min(shutil.get_terminal_size((80, 24)).columns, 120))
-    lines = ["models:"]
+    lines = [_say("calc.cli.list_models", lang)]
     for name, m in M.PRESETS.items():
-        active = f" ({m.active_params:,} active)" if m.has_shape and m.is_moe else ""
+        active = _say("calc.cli.list_active", lang, n=f"{m.active_params:,}") if m.has_shape and m.is_moe else ""
         lines.append(f"  {name:<16}{m.params:>18,}{active}")
         lines += _wrap(m.describe().split(": ", 1)[1], width, " " * 6, " " * 6)
-    lines.append("gpus:")
+    lines.append(_say("calc.cli.list_gpus", lang))
     for name, g in M.GPUS.items():
         lines.append(f"  {name:<16}{_gb(g.capacity):>8} GB {_gib(g.capacity):>8} GiB  {g.bf16_tflops:g} TFLOP/s")
         lines += _wrap(g.note, width, " " * 6, " " * 6)
     return "\n".join(lines)
 
 
-def _gpus(n: int) -> str:
+def _gpus(n: int, lang: str = "en") -> str:
     """"1 GPU", "8 GPUs": a real plural, not "GPU(s)"."""
-    return f"{n:,} GPU" if n == 1 else f"{n:,} GPUs"
+    return _say("calc.cli.gpus", lang, n=n)

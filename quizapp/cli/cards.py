@@ -118,11 +118,13 @@ def _list(found, total: int, bank, as_json: bool, lang: str) -> None:
     print(say("cards.found", lang, n=total))
     for f in found:
         state = say("srs.state.new", lang) if f.is_new else say(f"srs.state.{f.state}", lang)
-        extras = [f"ivl {f.interval}d" if f.interval is not None else "", f"S {f.stability:.1f}" if f.stability else "",
+        extras = [say("cards.list.ivl", lang, n=f.interval) if f.interval is not None else "",
+                  f"S {f.stability:.1f}" if f.stability else "",
                   f"R {f.retrievability:.0%}" if f.retrievability is not None else "",
-                  f"flag {f.flag}" if f.flag else "", say("browse.suspended", lang) if f.suspended else "",
+                  say("cards.list.flag", lang, n=f.flag) if f.flag else "",
+                  say("browse.suspended", lang) if f.suspended else "",
                   say("browse.buried", lang) if f.buried else ""]
-        print(f"  {f.card_id}  [{state}] due {f.due[:16]}  " + "  ".join(e for e in extras if e))
+        print(f"  {f.card_id}  [{state}] {say('cards.list.due', lang, when=f.due[:16])}  " + "  ".join(e for e in extras if e))
 
 
 def _card_json(f) -> dict:

@@ -22,21 +22,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _find(bank, reference: str):
+def _find(bank, reference: str, lang: str = "en"):
     from quizapp.cli import CliError
     from quizapp.cli.args import quote
+    from quizapp.words import say
 
     question_id, slash, drill_id = reference.partition("/")
     question = bank.question(question_id)
     if question is None:
         broken = [p for p in bank.problems if p.file.stem == question_id]
-        if broken:
-            raise CliError(f"question {question_id!r} has problems: {broken[0]}")
-        raise CliError(f"no question {quote(question_id)} in the content folders")
+        if broken:  # the problem line (file:line:col: path: message) is the content layer's, as it is
+            raise CliError(say("drill.cli.has_problems", lang, qid=question_id, problem=broken[0]))
+        raise CliError(say("drill.cli.no_question", lang, qid=quote(question_id)))
     drill = question.drill(drill_id) if slash else None
     if drill is None:
-        choices = ", ".join(f"{question.id}/{d.id}" for d in question.drills) or "none"
-        raise CliError(f"no drill {quote(reference)}; expected QID/DRILL, one of: {choices}")
+        choices = ", ".join(f"{question.id}/{d.id}" for d in question.drills) or say("cli.none", lang)
+        raise CliError(say("drill.cli.no_drill", lang, ref=quote(reference), choices=choices))
     return question, drill
 
 
@@ -44,24 +45,31 @@ def breakdown_lines(variant, width: int, lang: str = "en") -> list[str]:
     """The worked breakdown, `width` columns at most: each term as "name  GB  GiB", then its formula
     and its substituted numbers on their own indented lines, wrapped (a formula with every number
     of a 70B model in it is far wider than a terminal)."""
+    from quizapp.cli.calc import _cells, _ljust, _term, _wide, _wrap
     from quizapp.memory.quantities import format_quantity
+    from quizapp.words import say
     from quizapp.words.calc import render
 
     b = variant.breakdown
-    rows = [(t.name, format_quantity(t.bytes, "GB"), format_quantity(t.bytes, "GiB"), t.formula, t.substituted) for t in b.terms]
-    rows.append(("total", format_quantity(b.total, "GB"), format_quantity(b.total, "GiB"), "", ""))
-    name_w, gb_w, gib_w = (max(len(r[i]) for r in rows) for i in range(3))
+    rows = [(_term(t.name, lang), format_quantity(t.bytes, "GB"), format_quantity(t.bytes, "GiB"), t.formula,
+             t.substituted) for t in b.terms]
+    rows.append((say("calc.cli.total", lang), format_quantity(b.total, "GB"), format_quantity(b.total, "GiB"), "", ""))
+    name_w, gb_w, gib_w = (max(_cells(r[i]) for r in rows) for i in range(3))
     width = max(width, 40)
     detail = {"width": width, "initial_indent": " " * 6, "subsequent_indent": " " * 8, "break_on_hyphens": False}
     lines: list[str] = []
     for name, gb, gib, formula, substituted in rows:
-        lines.append(f"  {name.ljust(name_w)}  {gb.rjust(gb_w)}  {gib.rjust(gib_w)}")
+        lines.append(f"  {_ljust(name, name_w)}  {gb.rjust(gb_w)}  {gib.rjust(gib_w)}")
         if formula:
             lines += textwrap.wrap(formula, **detail)
         if substituted and substituted != formula:
             lines += textwrap.wrap(f"= {substituted}", **detail)
     for code in b.codes:
-        lines += textwrap.wrap(f"note: {render(code, lang)}", width=width, initial_indent="  ", subsequent_indent="        ")
+        note = say("drill.cli.note", lang, note=render(code, lang))
+        if _wide(note):  # Chinese has no spaces to break at: broken by terminal columns
+            lines += _wrap(note, width, "  ", "        ")
+        else:
+            lines += textwrap.wrap(note, width=width, initial_indent="  ", subsequent_indent="        ")
     return lines
 
 
@@ -75,24 +83,31 @@ def mistake_line(mistake_id: str, lang: str = "en") -> str:
 
 
 def _print_text(variant, drill, graded, lang: str = "en") -> None:
+    from quizapp.cli.calc import _cells, _wide, _wrap
     from quizapp.memory.quantities import format_quantity, sensible_unit
+    from quizapp.words import say
 
     width = shutil.get_terminal_size((100, 24)).columns
     b = variant.breakdown
     print(variant.prompt)
-    print(f"\nexpected: {variant.expected_display}  (ask {variant.ask}, tolerance {drill.tolerance})")
-    setup = ", ".join(f"{k}={v}" for k, v in variant.options.items())
-    print(textwrap.fill(f"setup: {setup}", width=max(width, 40), subsequent_indent="       ", break_on_hyphens=False))
-    print(f"params: {b.params:,} ({format_quantity(b.params, sensible_unit(b.params, 'count'))})")
+    print("\n" + say("drill.cli.expected", lang, value=variant.expected_display, ask=variant.ask, tolerance=drill.tolerance))
+    setup = say("drill.cli.setup", lang, setup=", ".join(f"{k}={v}" for k, v in variant.options.items()))
+    indent = " " * _cells(say("drill.cli.setup", lang, setup=""))  # under the first value
+    if _wide(setup):
+        print("\n".join(_wrap(setup, max(width, 40), "", indent)))
+    else:
+        print(textwrap.fill(setup, width=max(width, 40), subsequent_indent=indent, break_on_hyphens=False))
+    print(say("drill.cli.params", lang, n=f"{b.params:,}", quantity=format_quantity(b.params, sensible_unit(b.params, 'count'))))
     for line in breakdown_lines(variant, width, lang):
         print(line)
     if graded is None:
         return
-    if graded.verdict == "unparseable":
-        print(f"\nanswer: unparseable: {graded.reason}")
+    if graded.verdict == "unparseable":  # the reason is the grader's (quizapp.content), as it is
+        print("\n" + say("drill.cli.unparseable", lang, reason=graded.reason))
         return
-    rating = {3: "Good", 2: "Hard", 1: "Again"}[graded.suggested_rating]
-    line = f"\nanswer: {format_quantity(graded.value, variant.unit)} -> {graded.verdict} (suggested rating: {rating})"
+    rating = say(f"rating.{graded.suggested_rating}", lang)
+    line = "\n" + say("drill.cli.graded", lang, value=format_quantity(graded.value, variant.unit),
+                      verdict=say(f"drill.cli.verdict.{graded.verdict}", lang), rating=rating)
     if graded.mistake_id:
         line += "\n" + mistake_line(graded.mistake_id, lang)
     print(line)
@@ -108,7 +123,7 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.memory.quantities import unit_of
 
     bank = load_bank(content_dirs(options.content_dirs))
-    question, drill = _find(bank, args.drill)
+    question, drill = _find(bank, args.drill, options.lang)
     try:
         variant = draw_variant(question, drill, args.seed)
     except SetupError as exc:

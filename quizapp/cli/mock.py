@@ -62,6 +62,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
     from quizapp.cli.app import run_app
+    from quizapp.words import say
+
+    lang = options.lang
 
     def prepare(app) -> None:
         from quizapp.practice import interview
@@ -69,20 +72,20 @@ def run(args: argparse.Namespace, options) -> int:
         if args.resume:
             session_id = interview.latest_incomplete(app.store)
             if session_id is None:
-                raise CliError("--resume: there is no unfinished mock interview to resume")
+                raise CliError(say("mock.cli.nothing_to_resume", lang))
             record = interview.load_session(app.store, session_id)
         else:
             unknown = sorted(set(args.topic) - set(app.bank.topics()))
             if unknown:
-                known = ", ".join(app.bank.topics()) or "none"
-                raise CliError(f"--topic: unknown topic {', '.join(unknown)}; topics are: {known}")
+                known = ", ".join(app.bank.topics()) or say("cli.none", lang)
+                raise CliError(say("mock.cli.unknown_topic", lang, unknown=", ".join(unknown), known=known))
             try:
                 plan = interview.MockOptions(questions=args.questions, minutes=args.minutes,
                                               followups=args.followups, calcs=args.calcs,
                                               topics=tuple(args.topic),
                                               seed=args.seed, strict=args.strict)
                 record = interview.start_session(app.store, app.bank, plan)
-            except interview.MockError as exc:
+            except interview.MockError as exc:  # the practice layer's reason, as it is
                 raise CliError(str(exc)) from None
         # Home stays underneath: leaving the interview (or its debrief) lands there.
         app.call_later(app.open_interview, record)

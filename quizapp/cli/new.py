@@ -50,26 +50,28 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
     from quizapp.content.skeleton import skeleton
     from quizapp.locations import content_dirs
+    from quizapp.words import say
 
+    lang = options.lang
     try:
         text = skeleton(args.id, args.topic)
-    except ValueError as exc:
+    except ValueError as exc:  # the skeleton's reason (quizapp.content), as it is
         raise CliError(str(exc)) from None
     root = target_root(options.content_dirs)
     loaded = tuple(dict.fromkeys((*content_dirs(options.content_dirs), root)))  # the bank(s) plus the target
     clash = existing_ids(loaded).get(args.id)
     if clash is not None:
-        raise CliError(f"question id {args.id!r} already exists ({clash}); choose another id")
+        raise CliError(say("new.cli.id_exists", lang, qid=args.id, path=clash))
     target = root / args.topic / f"{args.id}.yaml"
     if target.exists():
-        raise CliError(f"{target} already exists; not overwriting it")
+        raise CliError(say("new.cli.file_exists", lang, path=target))
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with target.open("x", encoding="utf-8") as handle:  # "x": never overwrite, even in a race
             handle.write(text)
     except FileExistsError:
-        raise CliError(f"{target} already exists; not overwriting it") from None
+        raise CliError(say("new.cli.file_exists", lang, path=target)) from None
     except OSError as exc:
-        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise CliError(say("new.cli.cannot_write", lang, path=target, reason=exc.strerror or exc)) from None
     print(target)
     return 0

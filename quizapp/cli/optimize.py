@@ -55,11 +55,11 @@ def _check_topic(store, topic: str, lang: str) -> None:
     from quizapp.cli import CliError
     from quizapp.words import say
 
-    with store.reading() as conn:
-        topics = [t for (t,) in conn.exec_driver_sql(
-            "SELECT DISTINCT c.topic FROM card c JOIN review_log l ON l.card_id = c.card_id ORDER BY 1")]
+    from quizapp.store.optimize import reviewed_topics
+
+    topics = reviewed_topics(store)
     if topic not in topics:
-        raise CliError(say("optimize.unknown_topic", lang, topic=topic, topics=", ".join(topics) or "none"))
+        raise CliError(say("optimize.unknown_topic", lang, topic=topic, topics=", ".join(topics) or say("cli.none", lang)))
 
 
 def _warnings_json(warnings, lang: str) -> list[dict]:

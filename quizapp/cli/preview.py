@@ -25,11 +25,12 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
     from quizapp.cli.args import printable
     from quizapp.content.files import check_file
+    from quizapp.words import say
 
     path: Path = args.file
     reason = check_file(path)  # validate's reasons: a FIFO or device would never finish loading
     if reason is not None:
-        raise CliError(f"{printable(path)}: {reason}; expected a question YAML file")
+        raise CliError(say("preview.cli.bad_file", options.lang, path=printable(path), reason=reason))
     from quizapp.tui.preview_app import make_preview_app
 
     make_preview_app(path.resolve(), lang=options.lang, seed=args.seed).run()

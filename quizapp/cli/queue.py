@@ -37,12 +37,7 @@ def _snapshot(path: Path, target: Path, clock) -> bool:
     except NoHistory:
         return False
     try:
-        with source.reading() as conn:
-            copy = sqlite3.connect(target)
-            try:
-                conn.connection.driver_connection.backup(copy)
-            finally:
-                copy.close()
+        source.copy_to(target)
     finally:
         source.close()
     return True
@@ -93,16 +88,30 @@ def run(args: argparse.Namespace, options) -> int:
     for item in days:
         date = _local(item["start"]).strftime("%Y-%m-%d")
         head = say("queue.today", lang, date=date) if item["day"] == 0 else say("queue.day", lang, n=item["day"] + 1, date=date)
-        print(f"{head}: {say('queue.counts', lang, **item['counts'])}")
+        print(say("queue.cli.head", lang, head=head, counts=say("queue.counts", lang, **item["counts"])))
         if not item["cards"]:
             print(f"  {say('queue.nothing', lang)}")
         width = max((len(c["card_id"]) for c in item["cards"]), default=0)
-        topic_width = max((len(c["topic"]) for c in item["cards"]), default=0)
+        topic_width = max((_cells(c["topic"]) for c in item["cards"]), default=0)
         for n, card in enumerate(item["cards"], 1):
             when = say("queue.new", lang) if card["due"] is None else _local(card["due"]).strftime("%m-%d %H:%M")
-            print(f"  {n:>3}  {card['section']:<8}  {card['kind']:<8}  {card['topic']:<{topic_width}}  "
+            section = say(f"queue.section.{card['section']}", lang)
+            kind = say(f"queue.kind.{card['kind']}", lang)
+            print(f"  {n:>3}  {_pad(section, 8)}  {_pad(kind, 8)}  {_pad(card['topic'], topic_width)}  "
                   f"{card['card_id']:<{width}}  {when}".rstrip())
     return 0
+
+
+def _cells(text: str) -> int:
+    """Terminal columns of `text` (a Chinese character takes two)."""
+    from quizapp.cli.calc import _cells as cells
+
+    return cells(text)
+
+
+def _pad(text: str, width: int) -> str:
+    """`text` padded to `width` terminal columns (Chinese words and topic names line up)."""
+    return text + " " * max(width - _cells(text), 0)
 
 
 def _local(iso: str) -> datetime:

@@ -32,14 +32,16 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.locations import default_db_path
     from quizapp.store import NoHistory, SchedulerConfig, Store, StoreError
     from quizapp.store.config import SETTINGS, SettingError, parse_setting, setting
+    from quizapp.words import say
 
+    lang = options.lang
     spec = new = None
     try:
         spec = setting(args.key) if args.key is not None else None
         if spec is not None and args.value:
             text = " ".join(args.value)
             new = None if text.strip().lower() == RESET else parse_setting(spec.key, text)
-    except SettingError as exc:
+    except SettingError as exc:  # the store's reasons (quizapp.store.config), as they are
         if spec is None:  # an unknown name: shown quoted and escaped, never raw (it may hold ESC sequences)
             shown = printable(args.key[:60]) + ("…" if len(args.key) > 60 else "")
             raise CliError(f"{shown}: {exc.message}") from None
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace, options) -> int:
         # only reads: the database is opened read-only and never created for it.
         with Store.open(path, SystemClock(), SchedulerConfig(), read_only=not writing) as store:
             if writing:
-                before = _current(spec, store.stored_settings())
+                before = _current(spec, store.stored_settings(), lang)
                 store.set_scheduling_setting(spec.key, new)
             stored: dict[str, object] = store.stored_settings()
     except NoHistory:
@@ -61,37 +63,54 @@ def run(args: argparse.Namespace, options) -> int:
         raise CliError(str(exc)) from None
 
     if spec is not None and args.value:
-        after = _current(spec, stored)
-        print(f"{spec.key} = {after[0]} (was {before[0]}; default {spec.show(spec.default)})")
+        after = _current(spec, stored, lang)
+        print(say("settings.cli.set", lang, key=spec.key, value=after[0], before=before[0],
+                  default=spec.show(spec.default)))
         return 0
     chosen = [spec] if spec is not None else list(SETTINGS.values())
-    rows = [(s, *_current(s, stored)) for s in chosen]
-    if args.as_json:
+    if args.as_json:  # JSON keeps the store's English text (an API)
+        rows = [(s, *_current(s, stored)) for s in chosen]
         print(json.dumps({s.key: {"value": value, "default": s.show(s.default), "changed": changed,
                                   "expected": s.expected, "description": s.description}
                           for s, value, changed in rows}, ensure_ascii=False, indent=2))
-    elif spec is not None:
+        return 0
+    rows = [(s, *_current(s, stored, lang)) for s in chosen]
+    if spec is not None:
         _, value, changed = rows[0]
-        print(f"{spec.key} = {value}" + (f" (default {spec.show(spec.default)})" if changed else " (the default)"))
-        print(f"  {spec.description}")
-        print(f"  expected: {spec.expected}")
+        if changed:
+            print(say("settings.cli.value_changed", lang, key=spec.key, value=value, default=spec.show(spec.default)))
+        else:
+            print(say("settings.cli.value_default", lang, key=spec.key, value=value))
+        print(f"  {_words(spec, 'desc', spec.description, lang)}")
+        print(say("settings.cli.expected", lang, expected=_words(spec, "expected", spec.expected, lang)))
     else:
-        print(_table(rows))
-        print(f"\ndatabase: {path}")
-        print(f"change one with `quizapp settings KEY VALUE`; `quizapp settings KEY {RESET}` restores the default")
+        print(_table(rows, lang))
+        print("\n" + say("settings.cli.database", lang, path=path))
+        print(say("settings.cli.how", lang, reset=RESET))
     return 0
 
 
-def _current(spec, stored: dict[str, object]) -> tuple[str, bool]:
+def _words(spec, what: str, fallback: str, lang: str) -> str:
+    """A setting's description or expected value in `lang` (quizapp.words: settings.desc.KEY,
+    settings.expected.KEY); a setting the catalog does not know yet shows the store's text."""
+    from quizapp.words import say
+
+    key = f"settings.{what}.{spec.key}"
+    text = say(key, lang)
+    return fallback if text == key else text
+
+
+def _current(spec, stored: dict[str, object], lang: str = "en") -> tuple[str, bool]:
     """(the value as text, whether it differs from the default); a bad stored value is shown as such."""
     from quizapp.store.config import SettingError, setting_from_stored
+    from quizapp.words import say
 
     if spec.key not in stored:
         return spec.show(spec.default), False
     try:
         value = setting_from_stored(spec.key, stored[spec.key])
     except SettingError:
-        return f"invalid stored value {stored[spec.key]!r} (set a valid one)", True
+        return say("settings.cli.invalid_stored", lang, value=stored[spec.key]), True
     return spec.show(value), value != spec.default
 
 
@@ -100,11 +119,15 @@ def _cut(value: str, width: int = 24) -> str:
     return value if len(value) <= width else value[: width - 1] + "…"
 
 
-def _table(rows) -> str:
-    head = ("setting", "value", "default", "")
-    body = [(s.key, _cut(value) + (" *" if changed else ""), _cut(s.show(s.default)), s.description)
-            for s, value, changed in rows]
-    widths = [max(len(r[i]) for r in (head, *body)) for i in range(3)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in (head, *body)]
-    lines.append("(* = changed from the default)")
+def _table(rows, lang: str = "en") -> str:
+    from quizapp.cli.calc import _cells, _ljust
+    from quizapp.words import say
+
+    head = (say("settings.cli.col.setting", lang), say("settings.cli.col.value", lang),
+            say("settings.cli.col.default", lang), "")
+    body = [(s.key, _cut(value) + (" *" if changed else ""), _cut(s.show(s.default)),
+             _words(s, "desc", s.description, lang)) for s, value, changed in rows]
+    widths = [max(_cells(r[i]) for r in (head, *body)) for i in range(3)]
+    lines = ["  ".join(_ljust(c, w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in (head, *body)]
+    lines.append(say("settings.cli.changed_mark", lang))
     return "\n".join(line.rstrip() for line in lines)

@@ -77,10 +77,10 @@ def run(args: argparse.Namespace, options) -> int:
     question = bank.question(qid)
     if question is None:
         close = difflib.get_close_matches(qid, [q.id for q in bank.questions], n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = say("show.cli.did_you_mean", options.lang, qid=close[0]) if close else ""
         problem = next((p for p in bank.problems if p.file.stem == qid), None)
-        if problem is not None:
-            hint = f"; its file has problems (run `quizapp validate`): {problem}"
+        if problem is not None:  # the problem line is the content layer's, as it is
+            hint = say("show.cli.file_problems", options.lang, problem=problem)
         raise CliError(say("show.unknown", options.lang, qid=qid, hint=hint))
     rendered = render_question(question)
     if args.as_json:

@@ -38,14 +38,13 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
     from quizapp.cli.srs_support import open_store
     from quizapp.store.database import NoHistory
-    from quizapp.store.retention import RETENTIONS, simulate_workload
+    from quizapp.store.retention import RETENTIONS, deck_size, simulate_workload
     from quizapp.words import say
 
     lang = options.lang
     try:
         with open_store(options, read_only=True) as store:
-            with store.reading() as conn:
-                cards = conn.exec_driver_sql("SELECT count(*) FROM card WHERE orphaned = 0").scalar()
+            cards = deck_size(store)
             if not cards:
                 raise CliError(say("simulate.no_cards", lang), code=1)
             chosen = args.retention if args.retention is not None else store.config.desired_retention

@@ -22,12 +22,14 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli.args import printable
     from quizapp.content.bank import load_bank
     from quizapp.locations import content_dirs
+    from quizapp.words import say
 
+    lang = options.lang
     paths = tuple(args.paths) or content_dirs(options.content_dirs)
     for given in args.paths:  # a path given on the command line that cannot be checked at all: exit 2
-        reason = given_path_problem(given)
+        reason = given_path_problem(given, lang)
         if reason:
-            raise CliError(f"{reason}: {printable(given)}")
+            raise CliError(say("validate.cli.path_problem", lang, reason=reason, path=printable(given)))
     bank = load_bank(paths)
     summary = {
         "questions": len(bank.questions),
@@ -40,9 +42,11 @@ def run(args: argparse.Namespace, options) -> int:
     else:
         for problem in bank.problems:
             print(printable(problem))  # file names and YAML text come from the content author: escaped
-        counts = f"{summary['questions']} questions, {summary['cards']} cards, {summary['drills']} drills"
-        verdict = f"{len(bank.problems)} problem{'s' if len(bank.problems) != 1 else ''}" if bank.problems else "no problems"
-        print(f"{counts}: {verdict}", file=sys.stderr if bank.problems else sys.stdout)
+        counts = say("validate.cli.counts", lang, **summary)
+        verdict = (say("validate.cli.problems", lang, n=len(bank.problems)) if bank.problems
+                   else say("validate.cli.no_problems", lang))
+        print(say("validate.cli.summary", lang, counts=counts, verdict=verdict),
+              file=sys.stderr if bank.problems else sys.stdout)
     return 1 if bank.problems else 0
 
 
@@ -58,12 +62,13 @@ def bank_composition(bank) -> dict:
     return {"topics": dict(sorted(topics.items())), "difficulty": difficulty}
 
 
-def given_path_problem(path: Path) -> str | None:
+def given_path_problem(path: Path, lang: str = "en") -> str | None:
     """Why a PATH argument cannot be validated (missing, a FIFO, a device...), or None for a file or folder."""
     import os
     import stat
 
     from quizapp.content.files import check_file
+    from quizapp.words import say
 
     try:
         if stat.S_ISDIR(os.stat(path).st_mode):
@@ -74,5 +79,5 @@ def given_path_problem(path: Path) -> str | None:
     if reason is None:
         return None
     if reason.startswith("no such file"):
-        return "no such file or folder"
-    return f"{reason}; not a regular file or folder"
+        return say("validate.cli.no_such_path", lang)
+    return say("validate.cli.not_regular", lang, reason=reason)  # check_file's reason (quizapp.content), as it is

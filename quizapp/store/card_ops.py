@@ -11,16 +11,18 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
+from sqlalchemy import bindparam, delete, false, insert, inspect, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.store.errors import StoreError, database_error
-from quizapp.store.search import stored_time
+from quizapp.store.srs_tables import CardFlag, CardOperation
+from quizapp.store.tables import Card, ReviewLog
 
 if TYPE_CHECKING:
     from quizapp.store.store import Store
@@ -31,6 +33,7 @@ CARD_COLUMNS = ("state", "step", "stability", "difficulty", "due", "last_review"
 LOG_COLUMNS = ("id", "card_id", "rating", "reviewed_at", "duration_ms", "mode", "answer", "verdict", "mistake",
                "prev_state", "prev_reps", "card_before", "buried_siblings")
 _CHUNK = 500  # ids per IN (...) list: far below SQLite's variable limit
+CARD, LOG, FLAG, OPS = Card.__table__, ReviewLog.__table__, CardFlag.__table__, CardOperation.__table__
 
 
 class DueSpecError(ValueError):
@@ -88,13 +91,31 @@ def _chunks(ids: Sequence[str]) -> Iterator[Sequence[str]]:
         yield ids[i:i + _CHUNK]
 
 
+class _Stored:
+    """Column values <-> the form the table stores them in, converted by the columns' own types.
+
+    The journal keeps what an operation replaced and wrote in the stored form (UTC text for times,
+    0/1 for booleans, as docs/database.md describes the columns), so undo compares and restores exactly."""
+
+    def __init__(self, conn, table, names: Sequence[str]) -> None:
+        dialect = conn.dialect
+        impls = {n: table.c[n].type.dialect_impl(dialect) for n in names}
+        self._to = {n: impl.bind_processor(dialect) for n, impl in impls.items()}
+        self._from = {n: impl.result_processor(dialect, None) for n, impl in impls.items()}
+
+    def stored(self, values: Mapping[str, object]) -> dict:
+        return {k: v if v is None or self._to[k] is None else self._to[k](v) for k, v in values.items()}
+
+    def loaded(self, values: Mapping[str, object]) -> dict:
+        return {k: v if v is None or self._from[k] is None else self._from[k](v) for k, v in values.items()}
+
+
 def _stored_cards(conn, ids: Sequence[str]) -> dict[str, dict]:
+    """card_id -> the card's values (orphaned and CARD_COLUMNS), as the column types load them."""
     out: dict[str, dict] = {}
+    columns = [CARD.c.card_id, CARD.c.orphaned, *(CARD.c[n] for n in CARD_COLUMNS)]
     for chunk in _chunks(ids):
-        marks = ",".join("?" * len(chunk))
-        rows = conn.exec_driver_sql(
-            f"SELECT card_id, orphaned, {', '.join(CARD_COLUMNS)} FROM card WHERE card_id IN ({marks})",
-            tuple(chunk)).mappings().all()
+        rows = conn.execute(select(*columns).where(CARD.c.card_id.in_(chunk))).mappings()
         out.update({r["card_id"]: dict(r) for r in rows})
     return out
 
@@ -102,37 +123,34 @@ def _stored_cards(conn, ids: Sequence[str]) -> dict[str, dict]:
 def _stored_flags(conn, ids: Sequence[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for chunk in _chunks(ids):
-        marks = ",".join("?" * len(chunk))
-        out.update(dict(conn.exec_driver_sql(
-            f"SELECT card_id, flag FROM card_flag WHERE card_id IN ({marks})", tuple(chunk)).all()))
+        out.update(dict(conn.execute(select(FLAG.c.card_id, FLAG.c.flag).where(FLAG.c.card_id.in_(chunk))).all()))
     return out
 
 
-def _new_values(action: str, card: dict, store: Store, now: datetime, argument, day_end: datetime,
+def _new_values(action: str, card: dict, now: datetime, now_stored: str, argument, day_end: datetime,
                 day_start: datetime) -> dict | str:
-    """The card columns `action` writes, or a skip reason code."""
+    """The card columns `action` writes (values of the columns' types), or a skip reason code."""
     if action == "suspend":
-        return "already" if card["suspended"] else {"suspended": 1}
+        return "already" if card["suspended"] else {"suspended": True}
     if action == "unsuspend":
-        return {"suspended": 0} if card["suspended"] else "already"
+        return {"suspended": False} if card["suspended"] else "already"
     if action == "bury":
-        end = stored_time(day_end)
-        if card["buried_until"] is not None and card["buried_until"] >= end:
+        if card["buried_until"] is not None and card["buried_until"] >= day_end:
             return "already"
-        return {"buried_until": end}
+        return {"buried_until": day_end}
     if action in ("reset", "reset_history"):
         if card["reps"] == 0 and card["lapses"] == 0 and action == "reset":
             return "already"
-        return {"state": 1, "step": 0, "stability": None, "difficulty": None, "due": stored_time(now),
-                "last_review": None, "reps": 0, "lapses": 0, "leech": 0, "buried_until": None}
+        return {"state": 1, "step": 0, "stability": None, "difficulty": None, "due": now,
+                "last_review": None, "reps": 0, "lapses": 0, "leech": False, "buried_until": None}
     if action == "due":
         if card["reps"] == 0:
             return "new"  # a new card has no memory state to schedule from: answer it first
         spec: DueSpec = argument
-        days = random.Random(f"{card['card_id']}/{stored_time(now)}").randint(spec.low, spec.high)
+        days = random.Random(f"{card['card_id']}/{now_stored}").randint(spec.low, spec.high)
         # due at the start of that study day, so it is due the whole day (and `0` means now)
         due = max(day_start + timedelta(days=days), now if days == 0 else day_start)
-        return {"due": stored_time(due), "buried_until": None}
+        return {"due": due, "buried_until": None}
     raise ValueError(action)
 
 
@@ -155,6 +173,8 @@ def apply(store: Store, action: str, card_ids: Sequence[str], argument: object =
     changes: dict[str, dict] = {}
     skipped: dict[str, str] = {}
     with _write(store) as conn:
+        card_values = _Stored(conn, CARD, CARD_COLUMNS)
+        now_stored = card_values.stored({"due": now})["due"]  # seeds the set-due draw, as before
         cards = _stored_cards(conn, ids)
         flags = _stored_flags(conn, ids) if action in ("flag", "reset_history") else {}
         for card_id in ids:
@@ -169,45 +189,54 @@ def apply(store: Store, action: str, card_ids: Sequence[str], argument: object =
                     continue
                 changes[card_id] = {"before": {}, "after": {}, "flag": [before, argument]}
                 continue
-            values = _new_values(action, card, store, now, argument, day_end, day_start)
+            values = _new_values(action, card, now, now_stored, argument, day_end, day_start)
             if isinstance(values, str):
                 skipped[card_id] = values
                 continue
-            changes[card_id] = {"before": {k: card[k] for k in values}, "after": values}
-        for card_id, change in changes.items():
-            _write_side(conn, card_id, change, "after")
+            changes[card_id] = {"before": card_values.stored({k: card[k] for k in values}),
+                                "after": card_values.stored(values)}
+        _write_sides(conn, changes, "after", card_values)
         if action == "reset_history":
-            for card_id, change in changes.items():
-                rows = conn.exec_driver_sql(
-                    f"SELECT {', '.join(LOG_COLUMNS)} FROM review_log WHERE card_id = ? ORDER BY id",
-                    (card_id,)).mappings().all()
-                change["logs"] = [dict(r) for r in rows]
-                conn.exec_driver_sql("DELETE FROM review_log WHERE card_id = ?", (card_id,))
+            log_values = _Stored(conn, LOG, LOG_COLUMNS)
+            for change in changes.values():
+                change["logs"] = []
+            for chunk in _chunks(list(changes)):
+                rows = conn.execute(select(*(LOG.c[n] for n in LOG_COLUMNS))
+                                    .where(LOG.c.card_id.in_(chunk)).order_by(LOG.c.id)).mappings()
+                for row in rows:
+                    changes[row["card_id"]]["logs"].append(log_values.stored(row))
+                conn.execute(delete(LOG).where(LOG.c.card_id.in_(chunk)))
         if not changes:
             return OperationResult(None, action, str(argument or ""), (), skipped)
-        op_id = conn.exec_driver_sql(
-            "INSERT INTO card_operation (at, source, action, argument, cards, changes, undone) "
-            "VALUES (?, ?, ?, ?, ?, ?, 0)",
-            (stored_time(now), source, action, "" if argument is None else str(argument), len(changes),
-             json.dumps(changes, ensure_ascii=False))).lastrowid
+        op_id = conn.execute(insert(OPS).values(
+            at=now, source=source, action=action, argument="" if argument is None else str(argument),
+            cards=len(changes), changes=json.dumps(changes, ensure_ascii=False), undone=False)
+        ).inserted_primary_key[0]
     store._operation_stack.append(op_id)
     return OperationResult(op_id, action, "" if argument is None else str(argument), tuple(changes), skipped)
 
 
-def _write_side(conn, card_id: str, change: dict, side: str) -> None:
-    """Write one side of a journaled change ("after" to apply it, "before" to undo it): card columns, flag."""
-    if change[side]:
-        assignments = ", ".join(f"{col} = ?" for col in change[side])
-        conn.exec_driver_sql(f"UPDATE card SET {assignments} WHERE card_id = ?", (*change[side].values(), card_id))
-    if "flag" in change:
-        _write_flag(conn, card_id, change["flag"][0 if side == "before" else 1])
-
-
-def _write_flag(conn, card_id: str, flag: int) -> None:
-    if flag:
-        conn.exec_driver_sql("INSERT OR REPLACE INTO card_flag (card_id, flag) VALUES (?, ?)", (card_id, flag))
-    else:
-        conn.exec_driver_sql("DELETE FROM card_flag WHERE card_id = ?", (card_id,))
+def _write_sides(conn, changes: Mapping[str, dict], side: str, card_values: _Stored) -> None:
+    """Write one side of journaled changes ("after" to apply them, "before" to undo them): the card
+    columns (one executemany per set of columns written) and the flags."""
+    groups: dict[tuple[str, ...], list[dict]] = {}
+    flagged: list[dict] = []
+    unflagged: list[dict] = []
+    for card_id, change in changes.items():
+        if change[side]:
+            groups.setdefault(tuple(change[side]), []).append({"_card": card_id, **card_values.loaded(change[side])})
+        if "flag" in change:
+            flag = change["flag"][0 if side == "before" else 1]
+            if flag:
+                flagged.append({"card_id": card_id, "flag": flag})
+            else:
+                unflagged.append({"_card": card_id})
+    for rows in groups.values():
+        conn.execute(update(CARD).where(CARD.c.card_id == bindparam("_card")), rows)
+    if flagged:
+        conn.execute(insert(FLAG).prefix_with("OR REPLACE"), flagged)
+    if unflagged:
+        conn.execute(delete(FLAG).where(FLAG.c.card_id == bindparam("_card")), unflagged)
 
 
 @dataclass(frozen=True)
@@ -225,32 +254,32 @@ def undo(store: Store, operation_id: int) -> UndoneOperation | None:
     """Undo one journaled operation (None if it is gone or already undone); StoreError naming the
     first card changed since, leaving everything as it was."""
     with _write(store) as conn:
-        op = conn.exec_driver_sql(
-            "SELECT id, action, argument, changes, undone, source FROM card_operation WHERE id = ?",
-            (operation_id,)).mappings().first()
+        op = conn.execute(select(OPS.c.id, OPS.c.action, OPS.c.argument, OPS.c.changes, OPS.c.undone, OPS.c.source)
+                          .where(OPS.c.id == operation_id)).mappings().first()
         if op is None or op["undone"]:
             return None
         changes = json.loads(op["changes"])
         ids = list(changes)
+        card_values = _Stored(conn, CARD, CARD_COLUMNS)
         cards = _stored_cards(conn, ids)
         flags = _stored_flags(conn, ids)
         for card_id, change in changes.items():
             card = cards.get(card_id)
-            now_values = {k: card[k] for k in change["after"]} if card is not None else None
+            now_values = card_values.stored({k: card[k] for k in change["after"]}) if card is not None else None
             if card is None or now_values != change["after"] or (
                     "flag" in change and flags.get(card_id, 0) != change["flag"][1]):
                 raise StoreError(f"{store.path}: cannot undo the {op['action']}: card {card_id!r} was changed since")
             if op["action"] == "reset_history":
-                newer = conn.exec_driver_sql("SELECT 1 FROM review_log WHERE card_id = ? LIMIT 1", (card_id,)).first()
+                newer = conn.execute(select(LOG.c.id).where(LOG.c.card_id == card_id).limit(1)).first()
                 if newer is not None:
                     raise StoreError(f"{store.path}: cannot undo the reset: card {card_id!r} was answered since")
-        for card_id, change in changes.items():
-            _write_side(conn, card_id, change, "before")
-            for log in change.get("logs", ()):
-                conn.exec_driver_sql(
-                    f"INSERT INTO review_log ({', '.join(LOG_COLUMNS)}) VALUES ({','.join('?' * len(LOG_COLUMNS))})",
-                    tuple(log[c] for c in LOG_COLUMNS))
-        conn.exec_driver_sql("UPDATE card_operation SET undone = 1 WHERE id = ?", (operation_id,))
+        _write_sides(conn, changes, "before", card_values)
+        log_values = _Stored(conn, LOG, LOG_COLUMNS)
+        logs = [log_values.loaded({c: log[c] for c in LOG_COLUMNS})
+                for change in changes.values() for log in change.get("logs", ())]
+        if logs:
+            conn.execute(insert(LOG), logs)
+        conn.execute(update(OPS).where(OPS.c.id == operation_id).values(undone=True))
     return UndoneOperation(op["id"], op["action"], op["argument"], tuple(ids), op["source"])
 
 
@@ -262,18 +291,16 @@ def undo_last(store: Store) -> UndoneOperation | None:
         if done is not None:
             return done
     with store.reading() as conn:
-        row = conn.exec_driver_sql(
-            "SELECT id FROM card_operation WHERE undone = 0 AND source = 'cli' ORDER BY id DESC LIMIT 1").first()
+        row = conn.execute(select(OPS.c.id).where(OPS.c.undone == false(), OPS.c.source == "cli")
+                           .order_by(OPS.c.id.desc()).limit(1)).first()
     return undo(store, row[0]) if row is not None else None
 
 
 def flags(store: Store, card_ids: Sequence[str] | None = None) -> dict[str, int]:
     """card_id -> flag (1..4) for flagged cards (of `card_ids`, if given); a missing table reads as none."""
     with store.reading() as conn:
-        present = conn.exec_driver_sql(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'card_flag'").first()
-        if present is None:
+        if not inspect(conn).has_table(FLAG.name):
             return {}
         if card_ids is None:
-            return dict(conn.exec_driver_sql("SELECT card_id, flag FROM card_flag").all())
+            return dict(conn.execute(select(FLAG.c.card_id, FLAG.c.flag)).all())
         return _stored_flags(conn, list(card_ids))

@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import quote
 
-from sqlalchemy import create_engine, event, select, text
+from sqlalchemy import bindparam, create_engine, event, select
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -318,6 +319,12 @@ def _backup(engine: Engine, path: Path, version: int) -> Path:
     while target.exists():
         n += 1
         target = Path(f"{path}.v{version}.{n}.bak")
+    copy_database(engine, target)
+    return target
+
+
+def copy_database(engine: Engine, target: Path) -> None:
+    """Write a consistent copy of the database to `target` (SQLite's online backup; the source only reads)."""
     raw = engine.raw_connection()
     try:
         dest = sqlite3.connect(target)
@@ -327,16 +334,21 @@ def _backup(engine: Engine, path: Path, version: int) -> Path:
             dest.close()
     finally:
         raw.close()
-    return target
+
+
+META = Meta.__table__
+_INSERT_VERSION = sqlite_insert(META).values(key="schema_version", value=bindparam("version"))
+SET_VERSION = _INSERT_VERSION.on_conflict_do_update(index_elements=[META.c.key],
+                                                   set_={"value": _INSERT_VERSION.excluded.value})
 
 
 def _read_version(conn: Connection) -> int | None:
-    value = conn.execute(select(Meta.value).where(Meta.key == "schema_version")).scalar_one_or_none()
+    value = conn.execute(select(META.c.value).where(META.c.key == "schema_version")).scalar_one_or_none()
     return int(value) if value is not None else None
 
 
 def _set_version(conn: Connection, version: int) -> None:
-    conn.execute(text("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', :v)"), {"v": str(version)})
+    conn.execute(SET_VERSION, {"version": str(version)})
 
 
 def open_engine(

@@ -18,6 +18,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
+from sqlalchemy import inspect, select
+
+from quizapp.store.srs_tables import ImportedReview
+from quizapp.store.tables import Card, ReviewLog
+
 if TYPE_CHECKING:
     from quizapp.store.store import Store
 
@@ -27,6 +32,7 @@ N_SPLITS = 5  # srs-benchmark's TimeSeriesSplit
 # reviews give every fold a real fit (py-fsrs's own optimizer asks for 512).
 MIN_ITEMS = 400
 SCHEDULED = ("review", "mock")
+CARD, LOG, IMPORTED = Card.__table__, ReviewLog.__table__, ImportedReview.__table__
 
 
 class NotEnoughHistory(Exception):
@@ -85,17 +91,14 @@ def _day_index(moment: datetime, rollover_hour: int, tz) -> int:
 
 def _sequences(store: Store, topic: str | None, include_imported: bool) -> list[list[tuple[datetime, int]]]:
     """Each card's (time, rating) answers, oldest first, from its last reset on."""
-    to_time = _time_reader()
-    where = "l.mode IN ('review', 'mock')"
-    params: list = []
+    answers = (select(LOG.c.card_id, LOG.c.reviewed_at, LOG.c.rating, LOG.c.prev_reps)
+               .join_from(LOG, CARD, CARD.c.card_id == LOG.c.card_id)
+               .where(LOG.c.mode.in_(SCHEDULED)).order_by(LOG.c.card_id, LOG.c.id))
     if topic is not None:
-        where += " AND c.topic = ?"
-        params.append(topic)
+        answers = answers.where(CARD.c.topic == topic)
     out: list[list[tuple[datetime, int]]] = []
     with store.reading() as conn:
-        rows = conn.exec_driver_sql(
-            f"SELECT l.card_id, l.reviewed_at, l.rating, l.prev_reps FROM review_log l JOIN card c ON c.card_id = l.card_id "
-            f"WHERE {where} ORDER BY l.card_id, l.id", tuple(params)).all()
+        rows = conn.execute(answers)
         current: str | None = None
         for card_id, at, rating, prev_reps in rows:
             if card_id != current:
@@ -103,11 +106,11 @@ def _sequences(store: Store, topic: str | None, include_imported: bool) -> list[
                 out.append([])
             if prev_reps == 0:  # first answer, or the first after a reset: the card starts over
                 out[-1].clear()
-            out[-1].append((to_time(at), rating))
-        if include_imported and topic is None and _has_table(conn, "imported_review"):
-            rows = conn.exec_driver_sql(
-                "SELECT card_id, review_time, review_rating, review_state FROM imported_review "
-                "ORDER BY card_id, review_time, id").all()
+            out[-1].append((at, rating))
+        if include_imported and topic is None and inspect(conn).has_table(IMPORTED.name):
+            rows = conn.execute(select(IMPORTED.c.card_id, IMPORTED.c.review_time, IMPORTED.c.review_rating,
+                                       IMPORTED.c.review_state)
+                                .order_by(IMPORTED.c.card_id, IMPORTED.c.review_time, IMPORTED.c.id))
             current_imported = None
             for card_id, ms, rating, state in rows:
                 if card_id != current_imported:
@@ -119,15 +122,12 @@ def _sequences(store: Store, topic: str | None, include_imported: bool) -> list[
     return [seq for seq in out if seq]
 
 
-def _has_table(conn, name: str) -> bool:
-    return conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).first() is not None
-
-
-def _time_reader():
-    """Stored UTC text -> aware datetime (fixed width: YYYY-MM-DD HH:MM:SS.ffffff)."""
-    def read(text: str) -> datetime:
-        return datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
-    return read
+def reviewed_topics(store: Store) -> list[str]:
+    """The topics that have at least one review, sorted (what `optimize --topic` can fit)."""
+    with store.reading() as conn:
+        query = (select(CARD.c.topic).distinct().select_from(CARD.join(LOG, LOG.c.card_id == CARD.c.card_id))
+                 .order_by(CARD.c.topic))
+        return list(conn.execute(query).scalars())
 
 
 def review_history(store: Store, topic: str | None = None, *, include_imported: bool = True) -> History:
@@ -234,14 +234,12 @@ def health_check(store: Store, topic: str | None = None) -> list[Warning_]:
     """Anki's health check from the logs: Again never pressed on review cards, or Hard used for
     forgotten cards (Hard pressed more than Again while the review after a Hard fails most of the time,
     or Again is all but absent: under 2% of review answers while Hard takes over 15%)."""
-    where = "mode IN ('review', 'mock') AND prev_state = 2"
-    params: tuple = ()
+    answers = (select(LOG.c.card_id, LOG.c.rating).where(LOG.c.mode.in_(SCHEDULED), LOG.c.prev_state == 2)
+               .order_by(LOG.c.card_id, LOG.c.id))
     if topic is not None:
-        where += " AND card_id IN (SELECT card_id FROM card WHERE topic = ?)"
-        params = (topic,)
+        answers = answers.where(LOG.c.card_id.in_(select(CARD.c.card_id).where(CARD.c.topic == topic)))
     with store.reading() as conn:
-        rows = conn.exec_driver_sql(
-            f"SELECT card_id, rating FROM review_log WHERE {where} ORDER BY card_id, id", params).all()
+        rows = conn.execute(answers).all()
     total = len(rows)
     if total < HEALTH_MIN_REVIEWS:
         return []

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
-from quizapp.store.search import retrievability_sql, stored_time
+from sqlalchemy import Float, Integer, and_, case, cast, false, func, select, type_coerce
+
+from quizapp.store.search import retrievability
+from quizapp.store.tables import Card, ReviewLog
 
 if TYPE_CHECKING:
     from quizapp.store.store import Store
@@ -22,6 +25,8 @@ MATURE_DAYS = 21
 PERIODS = ("today", "yesterday", "week", "month", "year", "all")
 RETENTIONS = (0.75, 0.80, 0.85, 0.90, 0.95)  # compared by `quizapp simulate`
 STABILITY_BINS = (0, 1, 3, 7, 14, 30, 90, 180, 365)  # days; the last bin is open-ended
+SCHEDULED = ("review", "mock")
+CARD, LOG = Card.__table__, ReviewLog.__table__
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,11 @@ def _day_modifier(store: Store, now: datetime) -> str:
     return f"{offset:+d} seconds"
 
 
+def _days(expr):
+    """SQLite's day number of a time (differences are days, fractional)."""
+    return func.julianday(expr, type_=Float)
+
+
 def true_retention(store: Store) -> list[RetentionRow]:
     """One row per PERIODS entry (today, yesterday, last 7 days, 30, 365, all time)."""
     now = store.clock.now().astimezone(timezone.utc)
@@ -62,32 +72,28 @@ def true_retention(store: Store) -> list[RetentionRow]:
         "week": (start - timedelta(days=6), end), "month": (start - timedelta(days=29), end),
         "year": (start - timedelta(days=364), end), "all": (None, None),
     }
-    sums, params = [], []
+    logs = (select(LOG.c.id, LOG.c.card_id, LOG.c.rating, LOG.c.reviewed_at, LOG.c.prev_state, LOG.c.prev_reps,
+                   LOG.c.card_before,
+                   func.lag(LOG.c.reviewed_at).over(partition_by=LOG.c.card_id, order_by=LOG.c.id).label("previous"))
+            .where(LOG.c.mode.in_(SCHEDULED)).cte("logs"))
+    firsts = (select(func.min(logs.c.id).label("id")).where(logs.c.prev_state == 2, logs.c.prev_reps > 0)
+              .group_by(logs.c.card_id, func.date(logs.c.reviewed_at, _day_modifier(store, now))).cte("firsts"))
+    # the interval the card was last given: from the stored card_before, or the time since the last answer
+    before = logs.c.card_before
+    answers = (select(logs.c.reviewed_at, logs.c.rating,
+                      func.coalesce(_days(func.json_extract(before, "$.due"))
+                                    - _days(func.json_extract(before, "$.last_review")),
+                                    _days(logs.c.reviewed_at) - _days(logs.c.previous), 0, type_=Float).label("ivl"))
+               .join_from(logs, firsts, firsts.c.id == logs.c.id).cte("answers"))
+    sums = []
     for period in PERIODS:
         low, high = bounds[period]
-        when = "1" if low is None else "reviewed_at >= ? AND reviewed_at < ?"
-        for group in ("ivl < 21", "ivl >= 21"):
-            sums.append(f"coalesce(sum(({when}) AND ({group}) AND rating > 1), 0)")
-            sums.append(f"coalesce(sum(({when}) AND ({group})), 0)")
-            if low is not None:
-                params += [stored_time(low), stored_time(high)] * 2
-    sql = f"""
-        WITH logs AS (
-            SELECT id, card_id, rating, reviewed_at, prev_state, prev_reps, card_before,
-                   lag(reviewed_at) OVER (PARTITION BY card_id ORDER BY id) AS previous
-            FROM review_log WHERE mode IN ('review', 'mock')),
-        firsts AS (
-            SELECT min(id) AS id FROM logs WHERE prev_state = 2 AND prev_reps > 0
-            GROUP BY card_id, date(reviewed_at, ?)),
-        answers AS (
-            SELECT l.reviewed_at, l.rating,
-                   coalesce(julianday(json_extract(l.card_before, '$.due'))
-                            - julianday(json_extract(l.card_before, '$.last_review')),
-                            julianday(l.reviewed_at) - julianday(l.previous), 0) AS ivl
-            FROM logs l JOIN firsts f ON f.id = l.id)
-        SELECT {", ".join(sums)} FROM answers"""
+        when = [] if low is None else [answers.c.reviewed_at >= low, answers.c.reviewed_at < high]
+        for group in (answers.c.ivl < MATURE_DAYS, answers.c.ivl >= MATURE_DAYS):
+            sums.append(func.coalesce(func.sum(type_coerce(and_(*when, group, answers.c.rating > 1), Integer)), 0))
+            sums.append(func.coalesce(func.sum(type_coerce(and_(*when, group), Integer)), 0))
     with store.reading() as conn:
-        row = conn.exec_driver_sql(sql, (_day_modifier(store, now), *params)).one()
+        row = conn.execute(select(*sums).select_from(answers)).one()
     values = list(row)
     out = []
     for i, period in enumerate(PERIODS):
@@ -112,18 +118,18 @@ def _bin_labels(edges) -> list[str]:
 
 def distributions(store: Store) -> Distributions:
     """Stability in days (STABILITY_BINS), difficulty (Anki's 0-100 %: (D - 1) / 9) and R now, in tenths."""
-    now = stored_time(store.clock.now())
-    r_sql, r_extra = retrievability_sql(store.config.parameters)
-    s_case = " ".join(f"WHEN c.stability < {b} THEN {i - 1}" for i, b in enumerate(STABILITY_BINS) if i)
-    sql = f"""SELECT CASE {s_case} ELSE {len(STABILITY_BINS) - 1} END,
-                     min(9, max(0, CAST((c.difficulty - 1) / 9.0 * 10 AS INTEGER))),
-                     min(9, max(0, CAST({r_sql} * 10 AS INTEGER)))
-              FROM card c WHERE c.orphaned = 0 AND c.reps > 0 AND c.stability IS NOT NULL"""
+    c = CARD.c
+    s_bin = case(*((c.stability < b, i - 1) for i, b in enumerate(STABILITY_BINS) if i),
+                 else_=len(STABILITY_BINS) - 1)
+    d_bin = func.min(9, func.max(0, cast((c.difficulty - 1) / 9.0 * 10, Integer)))
+    r_bin = func.min(9, func.max(0, cast(retrievability(store.config.parameters, store.clock.now()) * 10, Integer)))
+    statement = (select(s_bin, d_bin, r_bin)
+                 .where(c.orphaned == false(), c.reps > 0, c.stability.is_not(None)))
     s_counts = [0] * len(STABILITY_BINS)
     d_counts = [0] * 10
     r_counts = [0] * 10
     with store.reading() as conn:
-        for s_bin, d_bin, r_bin in conn.exec_driver_sql(sql, (r_extra[0], now, r_extra[2])):
+        for s_bin, d_bin, r_bin in conn.execute(statement):
             s_counts[s_bin] += 1
             if d_bin is not None:
                 d_counts[d_bin] += 1
@@ -158,16 +164,22 @@ def _rating_probabilities(store: Store):
     """(first-answer probabilities Again..Easy, review pass probabilities Hard..Easy) from the history,
     each None below 50 answers (fsrs-rs's defaults, from Anki users, are used then)."""
     with store.reading() as conn:
-        first = dict(conn.exec_driver_sql(
-            "SELECT rating, count(*) FROM review_log WHERE mode IN ('review', 'mock') AND prev_reps = 0 "
-            "GROUP BY rating").all())
-        passes = dict(conn.exec_driver_sql(
-            "SELECT rating, count(*) FROM review_log WHERE mode IN ('review', 'mock') AND prev_state = 2 "
-            "AND prev_reps > 0 AND rating > 1 GROUP BY rating").all())
+        scheduled = LOG.c.mode.in_(SCHEDULED)
+        first = dict(conn.execute(select(LOG.c.rating, func.count()).where(scheduled, LOG.c.prev_reps == 0)
+                                  .group_by(LOG.c.rating)).all())
+        passes = dict(conn.execute(select(LOG.c.rating, func.count())
+                                   .where(scheduled, LOG.c.prev_state == 2, LOG.c.prev_reps > 0, LOG.c.rating > 1)
+                                   .group_by(LOG.c.rating)).all())
     n_first, n_pass = sum(first.values()), sum(passes.values())
     first_p = [first.get(r, 0) / n_first for r in (1, 2, 3, 4)] if n_first >= 50 else None
     pass_p = [passes.get(r, 0) / n_pass for r in (2, 3, 4)] if n_pass >= 50 else None
     return first_p, pass_p
+
+
+def deck_size(store: Store) -> int:
+    """How many cards the collection has (those whose YAML is gone are not counted)."""
+    with store.reading() as conn:
+        return int(conn.execute(select(func.count()).select_from(CARD).where(CARD.c.orphaned == false())).scalar())
 
 
 def simulate_workload(store: Store, days: int, retentions, *, seed: int = 42) -> list[Workload]:
@@ -175,10 +187,8 @@ def simulate_workload(store: Store, days: int, retentions, *, seed: int = 42) ->
     at each desired retention, with the current FSRS parameters (fsrs-rs's simulator)."""
     from fsrs_rs_python import default_simulator_config, simulate
 
-    with store.reading() as conn:
-        deck = conn.exec_driver_sql("SELECT count(*) FROM card WHERE orphaned = 0").scalar()
     config = default_simulator_config()
-    config.deck_size = int(deck)
+    config.deck_size = deck_size(store)
     config.learn_span = int(days)
     config.learn_limit = store.config.new_per_day
     config.review_limit = store.config.reviews_per_day

@@ -15,13 +15,15 @@ import hashlib
 import io
 import os
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sqlalchemy import func, insert, select
 from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.store.errors import StoreError, database_error
+from quizapp.store.srs_tables import ImportedReview
+from quizapp.store.tables import ReviewLog
 
 if TYPE_CHECKING:
     from quizapp.store.store import Store
@@ -29,6 +31,9 @@ if TYPE_CHECKING:
 COLUMNS = ("card_id", "review_time", "review_rating", "review_state", "review_duration")
 MAX_IMPORT_BYTES = 512 * 2**20  # a revlog of ~10 million reviews
 MAX_CARD_ID = 2**63 - 1
+SCHEDULED = ("review", "mock")
+LOG, IMPORTED = ReviewLog.__table__, ImportedReview.__table__
+_BATCH = 50_000  # imported rows per executemany
 
 
 class RevlogError(ValueError):
@@ -57,17 +62,16 @@ def export_revlog(store: Store, path: Path) -> ExportReport:
     """Write the scheduled history to `path` (a new file; written beside it and renamed into place)."""
     path = Path(path)
     with store.reading() as conn:
-        rows = conn.exec_driver_sql(
-            "SELECT card_id, reviewed_at, rating, prev_state, prev_reps, duration_ms FROM review_log "
-            "WHERE mode IN ('review', 'mock') ORDER BY card_id, id").all()
+        rows = conn.execute(select(LOG.c.card_id, LOG.c.reviewed_at, LOG.c.rating, LOG.c.prev_state, LOG.c.prev_reps,
+                                   LOG.c.duration_ms).where(LOG.c.mode.in_(SCHEDULED))
+                            .order_by(LOG.c.card_id, LOG.c.id)).all()
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
     ids: dict[str, int] = {}
     for card_id, at, rating, prev_state, prev_reps, duration in rows:
         number = ids.setdefault(card_id, numeric_card_id(card_id))
-        moment = datetime.fromisoformat(at).replace(tzinfo=timezone.utc)
-        writer.writerow((number, int(round(moment.timestamp() * 1000)), rating, 0 if prev_reps == 0 else prev_state,
+        writer.writerow((number, int(round(at.timestamp() * 1000)), rating, 0 if prev_reps == 0 else prev_state,
                          duration))
     _write_new(path, buffer.getvalue())
     return ExportReport(reviews=len(rows), cards=len(ids))
@@ -189,12 +193,12 @@ def import_revlog(store: Store, path: Path) -> ImportReport:
         raise StoreError(f"{store.path}: opened read-only; nothing was changed")
     try:
         with store.engine.execution_options(immediate=True).begin() as conn:
-            found = conn.exec_driver_sql("SELECT count(*) FROM imported_review WHERE source = ?", (source,)).scalar()
+            found = conn.execute(select(func.count()).select_from(IMPORTED).where(IMPORTED.c.source == source)).scalar()
             if found:
                 return ImportReport(reviews=int(found), cards=0, already=True)
-            conn.exec_driver_sql(
-                "INSERT INTO imported_review (card_id, review_time, review_rating, review_state, review_duration, "
-                "source) VALUES (?, ?, ?, ?, ?, ?)", [(*row, source) for row in rows])
+            add = insert(IMPORTED)
+            for start in range(0, len(rows), _BATCH):
+                conn.execute(add, [dict(zip(COLUMNS, row), source=source) for row in rows[start:start + _BATCH]])
     except SQLAlchemyError as exc:
         raise database_error(store.path, exc) from None
     return ImportReport(reviews=len(rows), cards=len({r[0] for r in rows}), already=False)

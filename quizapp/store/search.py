@@ -7,18 +7,29 @@
 Terms side by side must all match (and); `or` binds looser than and. `*` in topic: and tag: values
 is a wildcard. Free text and tags live in the question bank, not the database: the caller passes a
 SearchIndex (built from the bank with `index_from_bank`), whose matches enter the query as one JSON
-parameter. Bad syntax raises SearchError with a code (quizapp.words renders it) and the 1-based
-column where the problem starts.
+parameter. The query compiles to one SQLAlchemy Core statement over the card table (review_log
+and card_flag conditions as subqueries). Bad syntax raises SearchError with a code (quizapp.words
+renders it) and the 1-based column where the problem starts.
 """
 
 from __future__ import annotations
 
 import json
+import operator
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
+
+from sqlalchemy import (Boolean, Float, Integer, String, and_, case, cast, false, func, inspect, literal, not_,
+                        null, or_, select, true, type_coerce)
+from sqlalchemy.dialects import sqlite
+from sqlalchemy.sql import operators
+from sqlalchemy.sql.elements import ColumnElement, UnaryExpression
+
+from quizapp.store.srs_tables import CardFlag
+from quizapp.store.tables import Card, ReviewLog
 
 if TYPE_CHECKING:
     from quizapp.store.store import Store
@@ -284,36 +295,51 @@ def parse(query: str):
     return _Parser(query).parse()
 
 
-# --- SQL ---------------------------------------------------------------------------------------------
+# --- the Core statement ---------------------------------------------------------------------------
+
+CARD = Card.__table__
+LOG = ReviewLog.__table__
+FLAG = CardFlag.__table__
+_TIME = CARD.c.due.type  # SQLModel's UTCDateTime: it binds aware datetimes as the stored UTC text
+_SQLITE = sqlite.dialect()
+_TO_STORED = _TIME.dialect_impl(_SQLITE).bind_processor(_SQLITE)
 
 
 def stored_time(moment: datetime) -> str:
-    """A datetime as the tables store it (UTC text, fixed width), for comparisons in SQL."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
+    """A datetime as the tables store it (UTC text, fixed width), by the datetime columns' own type.
+
+    For tests and tools that write rows or compare stored text: the store's queries bind datetimes
+    and let the column type convert them."""
+    return _TO_STORED(moment.astimezone(timezone.utc))
 
 
-def _like(pattern: str) -> str:
-    escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return escaped.replace("*", "%")
+def _at(moment: datetime) -> ColumnElement:
+    """A datetime parameter, converted by the datetime columns' type."""
+    return literal(moment, _TIME)
 
 
-def _glob_match(pattern: str, value: str) -> bool:
-    regex = ".*".join(re.escape(part) for part in pattern.lower().split("*"))
-    return re.fullmatch(regex, value.lower()) is not None
+def _unindexed(column) -> ColumnElement:
+    """`+column`: SQLite then leaves the column's index out of the plan (most cards match; a scan is faster)."""
+    return UnaryExpression(column, operator=operators.custom_op("+"), type_=column.type)
 
 
-def interval_sql() -> str:
+def _julianday(expr) -> ColumnElement:
+    return func.julianday(expr, type_=Float)
+
+
+def interval() -> ColumnElement:
     """The card's current interval in whole days (due - last review), NULL for a new card."""
-    return "CAST(round(julianday(c.due) - julianday(c.last_review)) AS INTEGER)"
+    return cast(func.round(_julianday(CARD.c.due) - _julianday(CARD.c.last_review)), Integer)
 
 
-def retrievability_sql(parameters) -> tuple[str, list]:
-    """FSRS-6 retrievability now (py-fsrs's formula: whole elapsed days), NULL for a new card."""
+def retrievability(parameters, now: datetime) -> ColumnElement:
+    """FSRS-6 retrievability at `now` (py-fsrs's formula: whole elapsed days), NULL for a new card."""
     decay = -float(parameters[20])
     factor = 0.9 ** (1 / decay) - 1
-    sql = ("(CASE WHEN c.stability IS NULL OR c.last_review IS NULL THEN NULL ELSE "
-           "pow(1 + ? * max(0, CAST(julianday(?) - julianday(c.last_review) AS INTEGER)) / c.stability, ?) END)")
-    return sql, [factor, None, decay]  # the None is the current time, filled by the compiler
+    elapsed = func.max(0, cast(_julianday(_at(now)) - _julianday(CARD.c.last_review), Integer))
+    return case((or_(CARD.c.stability.is_(None), CARD.c.last_review.is_(None)), null()),
+                else_=func.pow(1 + literal(factor, Float) * elapsed / CARD.c.stability, literal(decay, Float),
+                               type_=Float))
 
 
 @dataclass
@@ -327,132 +353,151 @@ class _Context:
     topics: tuple[str, ...] | None = None  # every topic in the card table (None: match with LIKE)
 
 
-def _compare(expr: str, op: str) -> str:
-    return f"{expr} {'<>' if op == '!=' else op} ?"
+_COMPARE = {">": operator.gt, "<": operator.lt, ">=": operator.ge, "<=": operator.le, "=": operator.eq,
+            "!=": operator.ne}
 
 
-def _sql(node, ctx: _Context, params: list, negated: bool = False) -> str:
-    if isinstance(node, All):
-        if not node.nodes:
-            return "1"
-        return "(" + " AND ".join(_sql(n, ctx, params, negated) for n in node.nodes) + ")"
-    if isinstance(node, Any_):
-        return "(" + " OR ".join(_sql(n, ctx, params, negated) for n in node.nodes) + ")"
-    if isinstance(node, Not):
-        return f"(NOT {_sql(node.node, ctx, params, True)})"
-    leaf = _leaf(node, ctx, params)
-    # Under a NOT a NULL (no stability yet, say) must read as false, or NOT NULL would drop the card;
-    # elsewhere the bare comparison keeps the column's index usable.
-    return f"coalesce({leaf}, 0)" if negated else leaf
+def _like(pattern: str) -> str:
+    escaped = pattern.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return escaped.replace("*", "%")
+
+
+def _glob_match(pattern: str, value: str) -> bool:
+    regex = ".*".join(re.escape(part) for part in pattern.lower().split("*"))
+    return re.fullmatch(regex, value.lower()) is not None
 
 
 def _ids(ids: Iterable[str]) -> str:
     return json.dumps(sorted(set(ids)))
 
 
-def _leaf(term: Term, ctx: _Context, params: list) -> str:
-    # `+c.reps > 0` keeps SQLite off the reps index: most cards match it, and a scan is faster.
-    now = stored_time(ctx.now)
+def _in_json(column, values: str) -> ColumnElement:
+    """`column IN (SELECT value FROM json_each(:values))`: one parameter, however many values."""
+    each = func.json_each(literal(values, String)).table_valued("value")
+    return column.in_(select(each.c.value))
+
+
+def _where(node, ctx: _Context, negated: bool = False) -> ColumnElement:
+    if isinstance(node, All):
+        if not node.nodes:
+            return true()
+        return and_(*(_where(n, ctx, negated) for n in node.nodes))
+    if isinstance(node, Any_):
+        return or_(*(_where(n, ctx, negated) for n in node.nodes))
+    if isinstance(node, Not):
+        return not_(_where(node.node, ctx, True))
+    leaf = _leaf(node, ctx)
+    # Under a NOT a NULL (no stability yet, say) must read as false, or NOT NULL would drop the card;
+    # elsewhere the bare comparison keeps the column's index usable.
+    return func.coalesce(leaf, false(), type_=Boolean) if negated else leaf
+
+
+def _leaf(term: Term, ctx: _Context) -> ColumnElement:
+    c = CARD.c
     key, value = term.key, term.value
     if key == "topic":
         if ctx.topics is not None:  # the matching topics, looked up first: the topic index does the rest
-            params.append(json.dumps([t for t in ctx.topics if _glob_match(str(value), t)]))
-            return "(c.topic IN (SELECT value FROM json_each(?)))"
-        params.append(_like(str(value)))
-        return "(c.topic LIKE ? ESCAPE '\\')"
+            return _in_json(c.topic, json.dumps([t for t in ctx.topics if _glob_match(str(value), t)]))
+        return c.topic.like(_like(str(value)), escape="\\")
     if key == "kind":
-        params.append(value)
-        return "(c.kind = ?)"
+        return c.kind == value
     if key == "text":
         if ctx.index is None:  # no bank: the card id is all there is
-            params.append(f"%{_like(str(value))}%")
-            return "(c.card_id LIKE ? ESCAPE '\\')"
-        params.append(_ids(cid for cid, text in ctx.index.texts.items() if value in text))
-        return "(c.card_id IN (SELECT value FROM json_each(?)))"
+            return c.card_id.like(f"%{_like(str(value))}%", escape="\\")
+        return _in_json(c.card_id, _ids(cid for cid, text in ctx.index.texts.items() if value in text))
     if key == "tag":
         tags = ctx.index.tags if ctx.index is not None else {}
-        params.append(_ids(qid for qid, names in tags.items() if any(_glob_match(str(value), t) for t in names)))
-        return "(c.question_id IN (SELECT value FROM json_each(?)))"
+        return _in_json(c.question_id,
+                        _ids(qid for qid, names in tags.items() if any(_glob_match(str(value), t) for t in names)))
     if key == "is":
         if value == "due":
-            params += [now, stored_time(ctx.day_end)]
-            return ("(+c.reps > 0 AND c.suspended = 0 AND (c.buried_until IS NULL OR c.buried_until <= ?)"
-                    " AND c.due < ?)")
+            return and_(_unindexed(c.reps) > 0, c.suspended == false(),
+                        or_(c.buried_until.is_(None), c.buried_until <= ctx.now), c.due < ctx.day_end)
         if value == "new":
-            return "(c.reps = 0)"
+            return c.reps == 0
         if value == "learn":
-            return "(+c.reps > 0 AND c.state IN (1, 3))"
+            return and_(_unindexed(c.reps) > 0, c.state.in_((1, 3)))
         if value == "review":
-            return "(+c.reps > 0 AND c.state IN (2, 3))"
+            return and_(_unindexed(c.reps) > 0, c.state.in_((2, 3)))
         if value == "suspended":
-            return "(c.suspended = 1)"
+            return c.suspended == true()
         if value == "buried":
-            params.append(now)
-            return "(c.buried_until IS NOT NULL AND c.buried_until > ?)"
-        return "(c.leech = 1)"
+            return and_(c.buried_until.is_not(None), c.buried_until > ctx.now)
+        return c.leech == true()
     if key == "flag":
         if not ctx.has_flags:
-            return "1" if value == 0 else "0"
+            return true() if value == 0 else false()
         if value == 0:
-            return "(c.card_id NOT IN (SELECT card_id FROM card_flag))"
-        params.append(value)
-        return "(c.card_id IN (SELECT card_id FROM card_flag WHERE flag = ?))"
+            return c.card_id.not_in(select(FLAG.c.card_id))
+        return c.card_id.in_(select(FLAG.c.card_id).where(FLAG.c.flag == value))
     if key == "rated":
         days, rating = value
-        since = ctx.day_start - timedelta(days=days - 1)
-        params.append(stored_time(since))
-        if rating is None:
-            return "(c.card_id IN (SELECT card_id FROM review_log WHERE reviewed_at >= ?))"
-        params.append(rating)
-        return "(c.card_id IN (SELECT card_id FROM review_log WHERE reviewed_at >= ? AND rating = ?))"
+        answered = select(LOG.c.card_id).where(LOG.c.reviewed_at >= ctx.day_start - timedelta(days=days - 1))
+        if rating is not None:
+            answered = answered.where(LOG.c.rating == rating)
+        return c.card_id.in_(answered)
     if key == "mistake":
-        params.append(value)
-        # each card's last wrong answer (SQLite gives a bare column the values of the max(id) row)
-        return ("(c.card_id IN (SELECT card_id FROM (SELECT card_id, mistake, max(id) FROM review_log"
-                " WHERE verdict = 'wrong' GROUP BY card_id) WHERE mistake = ?))")
+        # each card's last wrong answer (SQLite gives a bare column the values of the max(id) row); the
+        # literal 'wrong' lets SQLite use the partial index of wrong answers (ix_review_log_wrong)
+        last_wrong = (select(LOG.c.card_id, LOG.c.mistake, func.max(LOG.c.id))
+                      .where(LOG.c.verdict == literal("wrong", String, literal_execute=True))
+                      .group_by(LOG.c.card_id).subquery())
+        return c.card_id.in_(select(last_wrong.c.card_id).where(last_wrong.c.mistake == value))
     name, op, number = value
     if name == "due":  # whole days from today's start to the due time: 0 = due today
         n = int(number)
-        offset = "(julianday(c.due) - julianday(?))"
-        day = stored_time(ctx.day_start)
-        within = f"({offset} >= {n} AND {offset} < {n + 1})"
-        rules = {"<": (f"{offset} < {n}", 1), ">=": (f"{offset} >= {n}", 1), ">": (f"{offset} >= {n + 1}", 1),
-                 "<=": (f"{offset} < {n + 1}", 1), "=": (within, 2), "!=": (f"NOT {within}", 2)}
-        rule, uses = rules[op]
-        params += [day] * uses
-        return f"(+c.reps > 0 AND {rule})"
+        offset = _julianday(c.due) - _julianday(_at(ctx.day_start))
+        within = and_(offset >= n, offset < n + 1)
+        rule = {"<": offset < n, ">=": offset >= n, ">": offset >= n + 1, "<=": offset < n + 1,
+                "=": within, "!=": not_(within)}[op]
+        return and_(_unindexed(c.reps) > 0, rule)
     if name == "ivl":
-        expr = f"(CASE WHEN +c.reps > 0 THEN {interval_sql()} END)"
+        expr = case((_unindexed(c.reps) > 0, interval()))
     elif name == "lapses":
-        expr = "c.lapses"
+        expr = c.lapses
     elif name == "reps":
-        expr = "c.reps"
+        expr = c.reps
     elif name == "s":
-        expr = "c.stability"
+        expr = c.stability
     elif name == "d":
-        expr = "((c.difficulty - 1) / 9.0)"
+        expr = (c.difficulty - 1) / 9.0
     else:
-        sql, extra = retrievability_sql(ctx.parameters)
-        params += [extra[0], now, extra[2]]
-        expr = sql
-    params.append(number)
-    return f"({_compare(expr, op)})"
+        expr = retrievability(ctx.parameters, ctx.now)
+    return _COMPARE[op](expr, literal(number, Float))
 
 
+# Each sort: its ORDER BY terms, by name (see _order_by). Descending reverses every term but the
+# `IS NULL` and `reps = 0` ones: new cards, or cards without the value, stay last.
 ORDER = {
-    "bank": "c.bank_order, c.card_id",
-    "due": "c.reps = 0, c.due, c.card_id",
-    "ivl": "ivl IS NULL, ivl, c.card_id",
-    "s": "c.stability IS NULL, c.stability, c.card_id",
-    "d": "c.difficulty IS NULL, c.difficulty, c.card_id",
-    "r": "r IS NULL, r, c.card_id",
-    "lapses": "c.lapses, c.card_id",
-    "reps": "c.reps, c.card_id",
-    "topic": "c.topic, c.bank_order, c.card_id",
-    "kind": "c.kind, c.bank_order, c.card_id",
-    "flag": "flag IS NULL, flag, c.card_id",
-    "card": "c.card_id",
+    "bank": ("bank_order", "card_id"),
+    "due": ("reps = 0", "due", "card_id"),
+    "ivl": ("ivl IS NULL", "ivl", "card_id"),
+    "s": ("stability IS NULL", "stability", "card_id"),
+    "d": ("difficulty IS NULL", "difficulty", "card_id"),
+    "r": ("r IS NULL", "r", "card_id"),
+    "lapses": ("lapses", "card_id"),
+    "reps": ("reps", "card_id"),
+    "topic": ("topic", "bank_order", "card_id"),
+    "kind": ("kind", "bank_order", "card_id"),
+    "flag": ("flag IS NULL", "flag", "card_id"),
+    "card": ("card_id",),
 }
+
+
+def _order_by(sort: str, descending: bool, computed: Mapping[str, ColumnElement]) -> list[ColumnElement]:
+    """The ORDER BY terms of `sort`; `computed`: the labelled ivl, r and flag columns of the select."""
+    out = []
+    for name in ORDER[sort]:
+        if name == "reps = 0":
+            out.append(CARD.c.reps == 0)
+            continue
+        base, _, test = name.partition(" IS ")
+        expr = computed[base] if base in computed else CARD.c[base]
+        if test:
+            out.append((expr.element if base in computed else expr).is_(None))
+        else:
+            out.append(expr.desc() if descending else expr)
+    return out
 
 
 @dataclass(frozen=True)
@@ -484,8 +529,7 @@ class FoundCard:
 
 
 def _flags_present(conn) -> bool:
-    return conn.exec_driver_sql(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'card_flag'").first() is not None
+    return inspect(conn).has_table(FLAG.name)
 
 
 def _terms(node):
@@ -498,19 +542,22 @@ def _terms(node):
             yield from _terms(child)
 
 
-def compile_query(store: Store, query: str, index: SearchIndex | None, *, conn=None) -> tuple[str, list]:
-    """(WHERE clause over `card c`, its parameters) for `query`; SearchError if it does not parse."""
+def compile_query(store: Store, query: str, index: SearchIndex | None, *, conn=None, now: datetime | None = None,
+                  has_flags: bool | None = None) -> ColumnElement:
+    """The WHERE clause over the card table for `query`, a Core expression; SearchError if it does not parse.
+
+    conn: a connection to look up the topics and whether card_flag exists (without one: topics match
+    with LIKE and flags are assumed); now: the time to search at (the store's clock)."""
     tree = parse(query)
-    now = store.clock.now().astimezone(timezone.utc)
+    now = (now or store.clock.now()).astimezone(timezone.utc)
     start, end = store.day_bounds(now)
-    has_flags = True if conn is None else _flags_present(conn)
+    if has_flags is None:
+        has_flags = True if conn is None else _flags_present(conn)
     topics = None
     if conn is not None and any(isinstance(t, Term) and t.key == "topic" for t in _terms(tree)):
-        topics = tuple(r[0] for r in conn.exec_driver_sql("SELECT DISTINCT topic FROM card"))
+        topics = tuple(conn.execute(select(CARD.c.topic).distinct()).scalars())
     ctx = _Context(now, start, end, index, tuple(store.config.parameters), has_flags, topics)
-    params: list = []
-    where = _sql(tree, ctx, params)
-    return f"c.orphaned = 0 AND {where}", params
+    return and_(CARD.c.orphaned == false(), _where(tree, ctx))
 
 
 def find(store: Store, query: str, index: SearchIndex | None = None, *, sort: str = "bank",
@@ -519,42 +566,34 @@ def find(store: Store, query: str, index: SearchIndex | None = None, *, sort: st
     if sort not in ORDER:
         raise ValueError(f"sort: expected one of {', '.join(ORDER)}, got {sort!r}")
     with store.reading() as conn:
-        where, params = compile_query(store, query, index, conn=conn)
+        now = store.clock.now().astimezone(timezone.utc)
         has_flags = _flags_present(conn)
-        r_sql, r_extra = retrievability_sql(store.config.parameters)
-        flag = "(SELECT f.flag FROM card_flag f WHERE f.card_id = c.card_id)" if has_flags else "NULL"
-        order = ORDER[sort]
-        if descending:
-            order = ", ".join(part if part.endswith("IS NULL") or part.startswith("c.reps = 0") else f"{part} DESC"
-                              for part in (p.strip() for p in order.split(",")))
-        select = (f"SELECT c.card_id, c.question_id, c.kind, c.item_id, c.topic, c.state, c.reps, c.lapses, "
-                  f"c.stability, c.difficulty, c.due, c.last_review, c.suspended, "
-                  f"(c.buried_until IS NOT NULL AND c.buried_until > ?) AS buried, c.leech, "
-                  f"CASE WHEN c.reps > 0 THEN {interval_sql()} END AS ivl, {r_sql} AS r, {flag} AS flag "
-                  f"FROM card c WHERE {where} ORDER BY {order}")
-        now = stored_time(store.clock.now())
-        head = [now, r_extra[0], now, r_extra[2]]
-        cursor = conn.connection.driver_connection.cursor()
-        try:
-            total = cursor.execute(f"SELECT count(*) FROM card c WHERE {where}", params).fetchone()[0]
-            rows = cursor.execute(select + (f" LIMIT {int(limit)}" if limit is not None else ""),
-                                  head + params).fetchall()
-        finally:
-            cursor.close()
-    found = [FoundCard(card_id=r[0], question_id=r[1], kind=r[2], item_id=r[3], topic=r[4], state=r[5],
-                       reps=r[6], lapses=r[7], stability=r[8], difficulty=r[9], due=r[10], last_review=r[11],
-                       suspended=bool(r[12]), buried=bool(r[13]), leech=bool(r[14]), interval=r[15],
-                       retrievability=r[16], flag=r[17] or 0) for r in rows]
+        where = compile_query(store, query, index, conn=conn, now=now, has_flags=has_flags)
+        c = CARD.c
+        computed = {
+            "ivl": case((c.reps > 0, interval())).label("ivl"),
+            "r": retrievability(store.config.parameters, now).label("r"),
+            "flag": (select(FLAG.c.flag).where(FLAG.c.card_id == c.card_id).scalar_subquery()
+                     if has_flags else null()).label("flag"),
+        }
+        # due and last_review as the stored text (FoundCard's form); the booleans by their column types
+        statement = (select(c.card_id, c.question_id, c.kind, c.item_id, c.topic, c.state, c.reps, c.lapses,
+                            c.stability, c.difficulty, type_coerce(c.due, String).label("due"),
+                            type_coerce(c.last_review, String).label("last_review"), c.suspended,
+                            and_(c.buried_until.is_not(None), c.buried_until > now).label("buried"), c.leech,
+                            computed["ivl"], computed["r"], computed["flag"])
+                     .where(where).order_by(*_order_by(sort, descending, computed)))
+        if limit is not None:
+            statement = statement.limit(int(limit))
+        total = conn.execute(select(func.count()).select_from(CARD).where(where)).scalar_one()
+        # the columns are FoundCard's fields, in order (flag: NULL for none)
+        found = [FoundCard(*row[:17], row[17] or 0) for row in conn.execute(statement)]
     return found, total
 
 
 def find_ids(store: Store, query: str, index: SearchIndex | None = None) -> list[str]:
     """Only the ids of the matching cards, in bank order (the cheapest form: the benchmark's query)."""
     with store.reading() as conn:
-        where, params = compile_query(store, query, index, conn=conn)
-        cursor = conn.connection.driver_connection.cursor()
-        try:
-            return [r[0] for r in cursor.execute(
-                f"SELECT c.card_id FROM card c WHERE {where} ORDER BY c.bank_order, c.card_id", params)]
-        finally:
-            cursor.close()
+        where = compile_query(store, query, index, conn=conn)
+        statement = select(CARD.c.card_id).where(where).order_by(CARD.c.bank_order, CARD.c.card_id)
+        return list(conn.execute(statement).scalars())

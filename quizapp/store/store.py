@@ -7,7 +7,9 @@ in WAL mode never block the writer of another instance.
 
 from __future__ import annotations
 
+import itertools
 import json
+import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -16,13 +18,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from fsrs import Rating, State
-from sqlalchemy import and_, bindparam, func, insert, or_, select, update
+from sqlalchemy import Boolean, DateTime, Integer, String, and_, bindparam, func, insert, literal_column, or_, select, \
+    type_coerce, update
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 
 from quizapp.clock import Clock
 from quizapp.store.config import SETTINGS, SchedulerConfig, SettingError, config_with, setting, setting_from_stored
-from quizapp.store.database import open_engine, open_read_only_engine
+from quizapp.store.database import copy_database, open_engine, open_read_only_engine
 from quizapp.store.days import day_bounds
 from quizapp.store.errors import StoreError, database_error
 from quizapp.store.new_order import MIXED, OrderCard, mixed_ranks
@@ -41,11 +45,96 @@ META = Meta.__table__
 SCHEDULED_MODES = tuple(mode for mode in Mode if mode.scheduled)  # cram never touches the schedule
 MAX_DURATION_MS = 60_000  # Anki caps answer time at 60 s
 # the columns a review changes; undo writes their stored values back
-_DATETIME = CARD.c.due.type  # SQLModel's UTCDateTime: its processors convert to/from stored text
 MUTABLE = ("state", "step", "stability", "difficulty", "due", "last_review", "suspended",
            "buried_until", "leech", "lapses", "reps")
 SETTING_PREFIX = "setting:"
 NEW_BATCH = 400  # ids per lookup when walking the mixed new-card order (SQLite allows 32766 parameters)
+
+
+def _stored_type(column):
+    """The type that reads or writes `column` exactly as SQLite keeps it, or None where its own type does
+    already: a datetime as its UTC text (the form SQLModel's type writes), a boolean as 0/1."""
+    if isinstance(getattr(column.type, "impl", column.type), DateTime):
+        return String()
+    if isinstance(column.type, Boolean):
+        return Integer()
+    return None
+
+
+# card column -> the type giving its stored value (the columns whose Python value differs from it)
+STORED_TYPES = {c.name: t for c in CARD.c if (t := _stored_type(c)) is not None}
+
+
+def _stored(column, name: str | None = None):
+    """`column` as SQLite keeps it (type_coerce: no conversion by its type), labelled `name`."""
+    return type_coerce(column, STORED_TYPES[column.name]).label(name or column.name)
+
+
+def _stored_bind(name: str, key: str):
+    """A bind parameter `key` written to column `name` exactly as given (a value read with _stored)."""
+    return type_coerce(bindparam(key), STORED_TYPES[name]) if name in STORED_TYPES else bindparam(key)
+
+
+# The statements of the hot paths, built once: SQLAlchemy's compiled cache then reuses their SQL.
+_AT = CARD.c.due.type  # a bind of a moment compared with a card's datetime columns (converted by the type)
+CARD_BY_ID = select(CARD).where(CARD.c.card_id == bindparam("card_id"))
+# review(): the card as CardRow wants it and, beside it, its stored values (the log's card_before, for undo)
+CARD_FOR_REVIEW = select(CARD, *(_stored(CARD.c[name], "stored_" + name) for name in STORED_TYPES)).where(
+    CARD.c.card_id == bindparam("card_id"))
+SIBLINGS_TO_BURY = select(CARD.c.card_id, _stored(CARD.c.buried_until)).where(
+    CARD.c.question_id == bindparam("question_id"), CARD.c.card_id != bindparam("card_id"),
+    CARD.c.orphaned.is_(False), or_(CARD.c.reps == 0, CARD.c.state == int(State.Review)),
+    or_(CARD.c.buried_until.is_(None), CARD.c.buried_until < bindparam("end", type_=_AT)))
+BURY = (update(CARD).where(CARD.c.card_id.in_(bindparam("ids", expanding=True)))
+        .values(buried_until=bindparam("end", type_=_AT))
+        .returning(CARD.c.card_id, _stored(CARD.c.buried_until)))  # the stored value set, for undo
+UNDO_CARD = update(CARD).where(CARD.c.card_id == bindparam("b_card_id")).values(
+    {name: _stored_bind(name, "v_" + name) for name in MUTABLE})
+UNBURY = update(CARD).where(
+    CARD.c.card_id == bindparam("b_id"), _stored(CARD.c.buried_until) == bindparam("b_set", type_=String()),
+).values(buried_until=_stored_bind("buried_until", "b_old"))
+# the mixed new-card walk: which of a batch of ids are still new and visible (an expanding IN)
+_NEW_IN_BATCH = (CARD.c.card_id.in_(bindparam("ids", expanding=True)), CARD.c.reps == 0,
+                 CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False),
+                 or_(CARD.c.buried_until.is_(None), CARD.c.buried_until <= bindparam("now", type_=_AT)))
+NEW_IN_BATCH = select(CARD.c.card_id).where(*_NEW_IN_BATCH)
+NEW_IN_BATCH_OF_TOPIC = select(CARD.c.card_id).where(*_NEW_IN_BATCH, CARD.c.topic == bindparam("topic"))
+# a key that changes whenever the card set does (cards are only ever added: count and the newest rowid)
+CARD_SET_KEY = select(func.count(), func.max(literal_column("rowid"))).select_from(CARD)
+# queue(): the seen cards due before the last listed day ends (the others cannot be listed), and the new
+# cards: over every topic, first those among the first NEW_BATCH of the new order (a day of new_per_day new
+# cards needs no more), then, only if the walk goes on, every other one. Converting a datetime costs more
+# than reading its row, so a new card's due is not read. [0]: every topic, [1]: of bindparam "topic".
+_SHOWABLE = (CARD.c.orphaned.is_(False), CARD.c.suspended.is_(False))
+
+
+def _of_topic(query):
+    return query, query.where(CARD.c.topic == bindparam("topic"))
+
+
+_NEW_COLUMNS = (CARD.c.card_id, CARD.c.question_id, CARD.c.kind, CARD.c.topic, CARD.c.state, CARD.c.buried_until,
+                CARD.c.bank_order, CARD.c.reps)
+_NEW = select(*_NEW_COLUMNS).where(*_SHOWABLE, CARD.c.reps == 0)
+# of one topic: its cards through the topic index, the new ones picked in Python (given reps = 0 too, SQLite
+# would walk every new card of the bank through ix_card_new instead)
+QUEUE_NEW = (_NEW, select(*_NEW_COLUMNS).where(*_SHOWABLE, CARD.c.topic == bindparam("topic")))
+QUEUE_NEW_OF_IDS = _NEW.where(CARD.c.card_id.in_(bindparam("ids", expanding=True)))  # the head of the mixed order
+QUEUE_NEW_FIRST = _NEW.order_by(CARD.c.bank_order, CARD.c.card_id).limit(NEW_BATCH)  # the head of the bank order
+QUEUE_SEEN = _of_topic(select(
+    CARD.c.card_id, CARD.c.question_id, CARD.c.kind, CARD.c.topic, CARD.c.state, CARD.c.reps, CARD.c.due,
+    CARD.c.buried_until, CARD.c.bank_order).where(*_SHOWABLE, CARD.c.reps > 0, CARD.c.due < bindparam("end", type_=_AT)))
+
+# _streak(): which of n consecutive study days have an answer, one indexed probe each; day i runs from
+# bindparam t<i+1> to t<i> (t0 the end of the newest day, each day ending where the next newer one begins).
+# STREAK_WINDOWS: the days asked per statement, the last one repeated (most streaks end within the first).
+STREAK_WINDOWS = (4, 32)
+_AT_LOG = LOG.c.reviewed_at.type
+_BOUNDS = [bindparam(f"t{i}", type_=_AT_LOG) for i in range(max(STREAK_WINDOWS) + 1)]
+DAYS_STUDIED = {n: select(*(
+    select(LOG.c.id).where(LOG.c.reviewed_at >= _BOUNDS[i + 1], LOG.c.reviewed_at < _BOUNDS[i]).exists().label(f"d{i}")
+    for i in range(n))) for n in STREAK_WINDOWS}
+_INSERT_META = sqlite_insert(META)
+SET_META = _INSERT_META.on_conflict_do_update(index_elements=[META.c.key], set_={"value": _INSERT_META.excluded.value})
 
 
 def _row(mapping) -> CardRow:
@@ -67,9 +156,30 @@ class _QueueRow(NamedTuple):
     topic: str
     state: int
     reps: int
-    due: str  # stored text
-    buried_until: str | None
+    due: datetime
+    buried_until: datetime | None
     bank_order: int
+
+
+class _Rows:
+    """A list read in parts as it is walked: iterating it reads the next part only when the parts read so far
+    run out (queue() walks the new cards once per day; most days stop within the first part)."""
+
+    def __init__(self, parts: Iterator[list]) -> None:
+        self._parts = parts
+        self._rows: list = []
+
+    def __iter__(self) -> Iterator:
+        i = 0
+        while True:
+            if i == len(self._rows):
+                part = next(self._parts, None)
+                if part is None:
+                    return
+                self._rows.extend(part)
+                continue
+            yield self._rows[i]
+            i += 1
 
 
 @dataclass(frozen=True)
@@ -180,7 +290,8 @@ class Store:
 
     @property
     def engine(self) -> Engine:
-        """For the statistics and mock modules: `with Session(store.engine) as s: ...`."""
+        """The store's engine: the modules beside it run their Core statements on its connections
+        (`store.reading()` to read; `engine.execution_options(immediate=True).begin()` to write)."""
         return self._engine
 
     # --- plumbing -----------------------------------------------------------------------------
@@ -197,6 +308,13 @@ class Store:
                 yield conn
         except SQLAlchemyError as exc:
             raise self._fail(exc) from None
+
+    def copy_to(self, target: Path) -> None:
+        """A consistent copy of the database at `target` (e.g. to try something on it); this file is only read."""
+        try:
+            copy_database(self._engine, target)
+        except (SQLAlchemyError, sqlite3.Error) as exc:
+            raise StoreError(f"{self.path}: cannot copy the database to {target}: {exc}") from None
 
     @contextmanager
     def reading(self) -> Iterator[Connection]:
@@ -223,7 +341,7 @@ class Store:
                     or_(CARD.c.buried_until.is_(None), CARD.c.buried_until <= now))
 
     def _load(self, conn: Connection, card_id: str):
-        found = conn.execute(select(CARD).where(CARD.c.card_id == card_id)).mappings().first()
+        found = conn.execute(CARD_BY_ID, {"card_id": card_id}).mappings().first()
         if found is None:
             raise StoreError(f"{self.path}: unknown card {card_id!r}")
         return found
@@ -337,28 +455,21 @@ class Store:
             return conn.execute(query).mappings().first()
         self._mixed_ranks(conn)
         ordered = self._ranks[2]
-        # Walk the mixed order in batches, asking which ids are still new and visible (`where` as plain
-        # SQL through the driver cursor): a few primary-key lookups instead of reading every new card.
-        sql = ("SELECT card_id FROM card WHERE card_id IN ({ids}) AND reps = 0 AND orphaned = 0 AND suspended = 0"
-               " AND (buried_until IS NULL OR buried_until <= ?)" + (" AND topic = ?" if topic is not None else ""))
-        moment = _DATETIME.dialect_impl(conn.dialect).bind_processor(conn.dialect)(now)
-        cursor = conn.connection.driver_connection.cursor()
-        try:
-            for start in range(0, len(ordered), NEW_BATCH):
-                batch = ordered[start:start + NEW_BATCH]
-                params = (*batch, moment) if topic is None else (*batch, moment, topic)
-                found = {row[0] for row in cursor.execute(sql.format(ids=",".join("?" * len(batch))), params)}
-                if found:
-                    best = next(cid for cid in batch if cid in found)
-                    return conn.execute(select(CARD).where(CARD.c.card_id == best)).mappings().first()
-        finally:
-            cursor.close()
+        # Walk the mixed order in batches, asking which ids are still new and visible (the same conditions
+        # as `where`, in one statement built once): a few primary-key lookups instead of reading every new card.
+        query, params = (NEW_IN_BATCH, {"now": now}) if topic is None else (NEW_IN_BATCH_OF_TOPIC, {"now": now, "topic": topic})
+        for start in range(0, len(ordered), NEW_BATCH):
+            batch = ordered[start:start + NEW_BATCH]
+            found = set(conn.execute(query, {**params, "ids": batch}).scalars().all())
+            if found:
+                best = next(cid for cid in batch if cid in found)
+                return conn.execute(CARD_BY_ID, {"card_id": best}).mappings().first()
         return None
 
     def _mixed_ranks(self, conn: Connection) -> dict[str, tuple[float, str]]:
         """card_id -> its key in the mixed order, computed over every card in the bank; cached until
         the card set changes (sync here, or a sync by another window: the cheap key below changes)."""
-        key = tuple(conn.exec_driver_sql("SELECT count(*), max(rowid) FROM card").one())
+        key = tuple(conn.execute(CARD_SET_KEY).one())
         if self._ranks is None or self._ranks[0] != key:
             rows = conn.execute(select(CARD.c.card_id, CARD.c.question_id, CARD.c.kind, CARD.c.bank_order)
                                 .where(CARD.c.orphaned.is_(False))).all()
@@ -379,67 +490,84 @@ class Store:
         if days < 1:
             raise StoreError(f"{self.path}: days: expected a whole number >= 1, got {days}")
         now = self._now()
-        sql = ("SELECT card_id, question_id, kind, topic, state, reps, due, buried_until, bank_order FROM card"
-               " WHERE orphaned = 0 AND suspended = 0" + (" AND topic = ?" if topic is not None else ""))
-        with self.reading() as conn:
-            # raw driver rows: stored times stay fixed-width UTC text, which compares like the times
-            cursor = conn.connection.driver_connection.execute(sql, () if topic is None else (topic,))
-            rows = [_QueueRow(*r) for r in cursor.fetchall()]
-            to_sql = _DATETIME.dialect_impl(conn.dialect).bind_processor(conn.dialect)
-            from_sql = _DATETIME.dialect_impl(conn.dialect).result_processor(conn.dialect, None)
-            start, end = self.day_bounds(now)
-            new_done, reviews_done = self._done_today(conn, start)
-            ranks = self._mixed_ranks(conn) if self.config.new_order == MIXED else None
-        if ranks is not None:
-            new_key = lambda r: ranks.get(r.card_id, (2.0, r.card_id))  # noqa: E731
-        else:
-            new_key = lambda r: (r.bank_order, r.card_id)  # noqa: E731
+        bounds = [self.day_bounds(now)]
+        while len(bounds) < days:
+            bounds.append(self.day_bounds(bounds[-1][1] + timedelta(minutes=1)))
+        which, of_topic = (0, {}) if topic is None else (1, {"topic": topic})
         learning_states = (int(State.Learning), int(State.Relearning))
-        new_rows = sorted((r for r in rows if r.reps == 0), key=new_key)
-        review_rows = sorted((r for r in rows if r.reps > 0 and r.state == int(State.Review)),
-                             key=lambda r: (r.due, r.card_id))
-        learning_rows = sorted((r for r in rows if r.reps > 0 and r.state in learning_states),
-                               key=lambda r: (r.due, r.card_id))
         listed: set[str] = set()
         out: list[QueueEntry] = []
-        for day in range(days):
-            if day:
-                start, end = self.day_bounds(end + timedelta(minutes=1))
-                new_done = reviews_done = 0
-            moment = to_sql(now if day == 0 else start)
-            now_s, end_s = to_sql(now), to_sql(end)
-            shown_questions: set[str] = set()
+        with self.reading() as conn:
+            seen = [_QueueRow(*r) for r in conn.execute(QUEUE_SEEN[which], {"end": bounds[-1][1], **of_topic}).all()]
+            new_done, reviews_done = self._done_today(conn, bounds[0][0])
+            wanted = max(self.config.new_per_day - new_done, 0) + self.config.new_per_day * (days - 1)
+            new_rows = _Rows(self._new_in_order(conn, which, of_topic, first=topic is None and wanted < NEW_BATCH))
+            review_rows = sorted((r for r in seen if r.state == int(State.Review)), key=lambda r: (r.due, r.card_id))
+            learning_rows = sorted((r for r in seen if r.state in learning_states), key=lambda r: (r.due, r.card_id))
+            for day, (start, end) in enumerate(bounds):
+                if day:
+                    new_done = reviews_done = 0
+                moment = now if day == 0 else start
+                shown_questions: set[str] = set()
 
-            def visible(r) -> bool:
-                return r.card_id not in listed and (r.buried_until is None or r.buried_until <= moment)
+                def visible(r) -> bool:
+                    return r.card_id not in listed and (r.buried_until is None or r.buried_until <= moment)
 
-            def take(r, section: str, due: str | None) -> None:
-                listed.add(r.card_id)
-                shown_questions.add(r.question_id)
-                out.append(QueueEntry(day, section, r.card_id, r.kind, r.topic, from_sql(due) if due else None))
+                def take(r, section: str, due: datetime | None) -> None:
+                    listed.add(r.card_id)
+                    shown_questions.add(r.question_id)
+                    out.append(QueueEntry(day, section, r.card_id, r.kind, r.topic, due))
 
-            later = []
-            if day == 0:
-                for r in learning_rows:
-                    if visible(r) and r.due < end_s:
-                        (take(r, "learning", r.due) if r.due <= now_s else later.append(r))
-            room = max(self.config.reviews_per_day - reviews_done, 0)
-            for r in review_rows:
-                if room <= 0:
-                    break
-                if visible(r) and r.due < end_s and not (self.config.bury_siblings and r.question_id in shown_questions):
-                    take(r, "review", r.due)
-                    room -= 1
-            room = max(self.config.new_per_day - new_done, 0)
-            for r in new_rows:
-                if room <= 0:
-                    break
-                if visible(r) and not (self.config.bury_siblings and r.question_id in shown_questions):
-                    take(r, "new", None)
-                    room -= 1
-            for r in later:
-                take(r, "learning", r.due)
+                later = []
+                if day == 0:
+                    for r in learning_rows:
+                        if visible(r) and r.due < end:
+                            (take(r, "learning", r.due) if r.due <= now else later.append(r))
+                room = max(self.config.reviews_per_day - reviews_done, 0)
+                for r in review_rows:
+                    if room <= 0:
+                        break
+                    if visible(r) and r.due < end and not (self.config.bury_siblings and r.question_id in shown_questions):
+                        take(r, "review", r.due)
+                        room -= 1
+                room = max(self.config.new_per_day - new_done, 0)
+                if room > 0:  # (a day with no room reads no new card)
+                    for r in new_rows:
+                        if visible(r) and not (self.config.bury_siblings and r.question_id in shown_questions):
+                            take(r, "new", None)
+                            room -= 1
+                            if room <= 0:
+                                break
+                for r in later:
+                    take(r, "learning", r.due)
         return out
+
+    def _new_in_order(self, conn: Connection, which: int, of_topic: dict, first: bool) -> Iterator[list[_QueueRow]]:
+        """The showable new cards (of_topic's) in the new_order, in two reads: with `first` (every topic),
+        those among the first NEW_BATCH of the order, then, when asked for more, all the others (read and
+        sorted at once)."""
+        def rows(result) -> list[_QueueRow]:
+            return [_QueueRow(cid, qid, kind, t, state, 0, None, buried, order)
+                    for cid, qid, kind, t, state, buried, order, reps in result.all() if reps == 0]
+
+        ranks = self._mixed_ranks(conn) if self.config.new_order == MIXED else None
+        if not first:
+            batch = []
+        elif ranks is not None:
+            head = self._ranks[2][:NEW_BATCH]
+            found = {r.card_id: r for r in rows(conn.execute(QUEUE_NEW_OF_IDS, {"ids": head}))}
+            batch = [found[cid] for cid in head if cid in found]
+        else:
+            batch = rows(conn.execute(QUEUE_NEW_FIRST))
+        if ranks is not None:
+            key = lambda r: ranks.get(r.card_id, (2.0, r.card_id))  # noqa: E731  (an unranked card last)
+        else:
+            key = lambda r: (r.bank_order, r.card_id)  # noqa: E731
+        yield batch
+        # the first read covered the start of the order (the NEW_BATCH lowest ranks of all cards, or the
+        # NEW_BATCH first new cards in bank order), so every other new card comes after its cards
+        taken = {r.card_id for r in batch}
+        yield sorted((r for r in rows(conn.execute(QUEUE_NEW[which], of_topic)) if r.card_id not in taken), key=key)
 
     def day_counts(self, topic: str | None = None) -> DayCounts:
         """Today's learning / review / new cards still to show, limits and burying applied (see DayCounts)."""
@@ -452,7 +580,7 @@ class Store:
         """topic -> day_counts(topic) (what reviewing only that topic would show today); key "" is
         day_counts() over all topics. The rows need not add up to the total: each is capped by the limits."""
         with self.reading() as conn:
-            topics = [t for (t,) in conn.exec_driver_sql("SELECT DISTINCT topic FROM card WHERE orphaned = 0")]
+            topics = list(conn.execute(select(CARD.c.topic).distinct().where(CARD.c.orphaned.is_(False))).scalars())
         result = {topic: self.day_counts(topic) for topic in sorted(topics)}
         result[""] = self.day_counts()
         return result
@@ -493,30 +621,24 @@ class Store:
     def _streak(self, conn: Connection, now: datetime) -> int:
         """Consecutive study days (any mode) ending today, or yesterday if nothing is done yet today.
 
-        Walks back one indexed MAX(reviewed_at) lookup per day, through the raw driver cursor (a year's
-        streak is 365 lookups).
+        Walks back a few days per statement (STREAK_WINDOWS), one indexed lookup for each day: a year's
+        streak is 13 executions of two statements built once.
         """
-        # stored datetimes are fixed-width UTC text, so comparing the text compares the times
-        to_sql = LOG.c.reviewed_at.type.dialect_impl(conn.dialect).bind_processor(conn.dialect)
-        cursor = conn.connection.driver_connection.cursor()
-
-        def last_before(moment: datetime) -> str | None:
-            query = "SELECT MAX(reviewed_at) FROM review_log WHERE reviewed_at < ?"
-            return cursor.execute(query, (to_sql(moment),)).fetchone()[0]
-
-        start, end = self.day_bounds(now)
-        last = last_before(end)
         streak = 0
-        if last is not None and last >= to_sql(start):
-            streak, last = 1, last_before(start)
-        while last is not None:
-            start, end = self.day_bounds(start - timedelta(hours=1))  # the day before
-            if last < to_sql(start):
-                break
-            streak += 1
-            last = last_before(start)
-        cursor.close()
-        return streak
+        start, end = self.day_bounds(now)
+        today = True
+        for window in itertools.count():
+            n = STREAK_WINDOWS[min(window, len(STREAK_WINDOWS) - 1)]
+            params = {"t0": end}
+            for i in range(1, n + 1):
+                params[f"t{i}"] = end = start
+                start = self.day_bounds(start - timedelta(hours=1))[0]  # the day before
+            for studied in conn.execute(DAYS_STUDIED[n], params).one():
+                if studied:
+                    streak += 1
+                elif not today:
+                    return streak
+                today = False  # nothing yet today: the streak may still end yesterday
 
     def next_due(self) -> datetime | None:
         """When the next already-seen card becomes due (a buried card counts from its unburying)."""
@@ -588,10 +710,12 @@ class Store:
         duration = min(max(int(duration_ms), 0), MAX_DURATION_MS)
         now = self._now()
         with self._write() as conn:
-            before = conn.exec_driver_sql("SELECT * FROM card WHERE card_id = ?", (card_id,)).mappings().first()
-            if before is None:
+            found = conn.execute(CARD_FOR_REVIEW, {"card_id": card_id}).mappings().first()
+            if found is None:
                 raise StoreError(f"{self.path}: unknown card {card_id!r}")
-            row = self._from_stored(conn, before)
+            row = _row(found)
+            # the stored values, in column order (what undo writes back)
+            before = {c.name: found["stored_" + c.name] if c.name in STORED_TYPES else found[c.name] for c in CARD.c}
             if row.orphaned:
                 raise StoreError(f"{self.path}: card {card_id!r} is no longer in the question bank")
             when = max(now, row.last_review) if row.last_review else now
@@ -615,22 +739,13 @@ class Store:
             inserted = conn.execute(insert(LOG).values(
                 card_id=card_id, rating=int(rating), reviewed_at=when if mode in SCHEDULED_MODES else now,
                 duration_ms=duration, mode=mode, answer=answer, verdict=verdict, mistake=mistake,
-                prev_state=row.state, prev_reps=row.reps, card_before=json.dumps(dict(before)),
+                prev_state=row.state, prev_reps=row.reps, card_before=json.dumps(before),
                 buried_siblings=json.dumps(buried)))
             log_id = inserted.inserted_primary_key[0]
             if also is not None:
                 also(conn)
         self._undo_stack.append(log_id)
         return result
-
-    @staticmethod
-    def _from_stored(conn: Connection, stored) -> CardRow:
-        """A CardRow from the card's stored values (a raw driver row), converting its datetimes."""
-        values = dict(stored)
-        for name in ("due", "last_review", "buried_until", "created_at"):
-            if values[name] is not None:
-                values[name] = _DATETIME.dialect_impl(conn.dialect).result_processor(conn.dialect, None)(values[name])
-        return _row(values)
 
     def _bury_siblings(self, conn: Connection, row: CardRow, now: datetime) -> dict[str, list]:
         """Bury the new and review-state cards of the same question until the next rollover.
@@ -639,18 +754,12 @@ class Store:
         Returns sibling id -> [stored buried_until before, stored value set], for undo.
         """
         _, end = self.day_bounds(now)
-        end_stored = _DATETIME.dialect_impl(conn.dialect).bind_processor(conn.dialect)(end)
-        found = conn.exec_driver_sql(
-            "SELECT card_id, buried_until FROM card WHERE question_id = ? AND card_id != ? AND orphaned = 0"
-            " AND (reps = 0 OR state = ?) AND (buried_until IS NULL OR buried_until < ?)",
-            (row.question_id, row.card_id, int(State.Review), end_stored),
-        ).all()
+        found = conn.execute(SIBLINGS_TO_BURY, {"question_id": row.question_id, "card_id": row.card_id,
+                                                "end": end}).all()
         if not found:
             return {}
-        ids = [cid for cid, _ in found]
-        conn.exec_driver_sql(f"UPDATE card SET buried_until = ? WHERE card_id IN ({','.join('?' * len(ids))})",
-                             (end_stored, *ids))
-        return {cid: [old, end_stored] for cid, old in found}
+        stored_end = dict(conn.execute(BURY, {"ids": [cid for cid, _ in found], "end": end}).all())
+        return {cid: [old, stored_end[cid]] for cid, old in found}
 
     def undo(self) -> str | None:
         """Undo this Store's last answer: the card row gets back its exact stored values, siblings
@@ -667,12 +776,11 @@ class Store:
                     raise StoreError(f"{self.path}: cannot undo: card {log['card_id']!r} was answered again since")
                 if log["mode"] in SCHEDULED_MODES:
                     before = json.loads(log["card_before"])
-                    assignments = ", ".join(f"{col} = ?" for col in MUTABLE)
-                    conn.exec_driver_sql(f"UPDATE card SET {assignments} WHERE card_id = ?",
-                                         (*(before[col] for col in MUTABLE), log["card_id"]))
-                    for sibling, (old, new) in json.loads(log["buried_siblings"]).items():
-                        conn.exec_driver_sql("UPDATE card SET buried_until = ? WHERE card_id = ? AND buried_until = ?",
-                                             (old, sibling, new))
+                    conn.execute(UNDO_CARD, {"b_card_id": log["card_id"], **{"v_" + col: before[col] for col in MUTABLE}})
+                    siblings = [{"b_id": sibling, "b_old": old, "b_set": new}
+                                for sibling, (old, new) in json.loads(log["buried_siblings"]).items()]
+                    if siblings:
+                        conn.execute(UNBURY, siblings)
                 conn.execute(LOG.delete().where(LOG.c.id == log_id))
                 return log["card_id"]
         return None
@@ -707,7 +815,7 @@ class Store:
     def set_setting(self, key: str, value) -> None:
         text = json.dumps(value, ensure_ascii=False)
         with self._write() as conn:
-            conn.exec_driver_sql("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (SETTING_PREFIX + key, text))
+            conn.execute(SET_META, {"key": SETTING_PREFIX + key, "value": text})
 
     def delete_setting(self, key: str) -> None:
         with self._write() as conn:

@@ -189,26 +189,31 @@ async def test_type_answers_puts_the_box_first(small_app_factory):
         assert screen.query_one("#own-answer", TextArea).text == " x" and not screen.revealed
 
 
-async def test_a_key_typed_right_after_a_rating_reaches_the_next_cards_input(small_app_factory):
+async def _revealed_with_a_slow_rating(app, pilot):
+    """The first card revealed, its session's rate taking 0.3 s (the store and the next card take a
+    while: keys arrive meanwhile)."""
     import time
 
+    screen = await _open(app, pilot, [SELF_GRADED, DRILL_CARD])
+    await pilot.press("space")
+    await pilot.pause()
+    rate = screen.session.rate
+
+    def slow_rate(*args, **kwargs):
+        time.sleep(0.3)
+        return rate(*args, **kwargs)
+
+    screen.session.rate = slow_rate
+    return screen
+
+
+async def test_a_key_typed_right_after_a_rating_reaches_the_next_cards_input(small_app_factory):
+    from textual import events
     from textual.widgets import Input
 
     app = small_app_factory()
     async with app.run_test(size=(100, 30)) as pilot:
-        screen = await _open(app, pilot, [SELF_GRADED, DRILL_CARD])
-        await pilot.press("space")
-        await pilot.pause()
-        session = screen.session
-        rate = session.rate
-
-        def slow_rate(*args, **kwargs):
-            time.sleep(0.3)  # the store and the next card take a while: keys arrive meanwhile
-            return rate(*args, **kwargs)
-
-        session.rate = slow_rate
-        from textual import events
-
+        screen = await _revealed_with_a_slow_rating(app, pilot)
         app.post_message(events.Key("3", "3"))  # rates the card (Good) ...
         await pilot.pause(0.1)
         assert screen.busy  # ... and the next card is not there yet
@@ -343,3 +348,89 @@ async def test_check_boxes_show_a_different_mark_when_ticked(small_app_factory):
         await pilot.pause()
         first, second = (topics.render_line(i).text for i in (0, 1))
         assert first[1] == TICKED and second[1] == UNTICKED
+
+
+# --- one footer rebuild per key, the answer mounted before reveal (issue 10: keys feel instant) ----
+
+def _footer_builds(monkeypatch) -> list:
+    from quizapp.tui.widgets.footer import Footer
+
+    builds: list = []
+    original = Footer.recompose
+
+    async def counted(self):
+        builds.append(self)
+        return await original(self)
+
+    monkeypatch.setattr(Footer, "recompose", counted)
+    return builds
+
+
+async def _quiet(app, pilot) -> None:
+    for _ in range(4):
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+    await pilot.pause(0.05)
+    await pilot.pause()
+
+
+def _footer_labels(screen) -> set[str]:
+    return {key.description for key in screen.query("FooterKey")}
+
+
+async def test_reveal_and_rate_each_rebuild_the_footer_once(small_app_factory, monkeypatch):
+    builds = _footer_builds(monkeypatch)
+    app = small_app_factory()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(app, pilot, [SELF_GRADED, DRILL_CARD])
+        await _quiet(app, pilot)
+        assert "Reveal" in _footer_labels(screen)
+        builds.clear()
+        await pilot.press("space")
+        await _quiet(app, pilot)
+        assert screen.revealed
+        assert len(builds) == 1  # Textual's own footer rebuilt itself 3-5 times here, once per signal
+        assert "Reveal" not in _footer_labels(screen) and {"Undo", "Edit", "Tabs"} <= _footer_labels(screen)
+        builds.clear()
+        await pilot.press("3")
+        for _ in range(100):
+            await pilot.pause()
+            if not screen.busy and screen.current is not None and screen.current.card_id == DRILL_CARD:
+                break
+        await _quiet(app, pilot)
+        assert len(builds) == 1
+        assert "Reveal" in _footer_labels(screen)  # the drill's box has the focus: ^r reveals, ^z undoes
+        assert "Undo" in _footer_labels(screen) and "Edit" not in _footer_labels(screen)  # e is typing now
+
+
+async def test_the_answer_waits_hidden_and_reveal_shows_that_same_panel(small_app_factory):
+    app = small_app_factory()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(app, pilot, [SELF_GRADED])
+        await _quiet(app, pilot)
+        prepared = screen.query_one("#answer")
+        assert not prepared.display and not screen.revealed
+        assert not prepared.region  # nothing of it is on screen before reveal
+        await pilot.press("space")
+        await _quiet(app, pilot)
+        assert screen.query_one("#answer") is prepared and prepared.display and prepared.region
+        assert screen.query_one("#rating-bar").display
+
+
+async def test_ctrl_z_pressed_while_a_rating_is_saved_undoes_that_rating(small_app_factory):
+    from textual import events
+
+    app = small_app_factory()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _revealed_with_a_slow_rating(app, pilot)
+        app.post_message(events.Key("3", "3"))
+        await pilot.pause(0.1)
+        assert screen.busy
+        app.post_message(events.Key("ctrl+z", None))  # a priority binding: it never reaches on_key
+        for _ in range(200):
+            await pilot.pause()
+            if not screen.busy and screen.current is not None and screen.current.card_id == SELF_GRADED:
+                break
+        await _quiet(app, pilot)
+        assert screen.current.card_id == SELF_GRADED  # the rating was undone, its card is back
+        assert screen.tally.reviewed == 0

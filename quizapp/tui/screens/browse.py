@@ -18,11 +18,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, Header, Input, Static
+from textual.widgets import DataTable, Header, Input, Static
 from textual.worker import Worker, WorkerState
 
 from quizapp.practice.cards import card_labels
 from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.footer import Footer
 
 ROW_LIMIT = 2000  # rows shown; the count line says how many matched
 COLUMNS = ("question", "kind", "topic", "due", "ivl", "s", "d", "r", "lapses", "flag")

@@ -15,11 +15,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Header, Input, Label, Select, Static, Tab, Tabs
+from textual.widgets import Header, Input, Label, Select, Static, Tab, Tabs
 
 from quizapp.practice import calculator_form as form
 from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.breakdown_table import BreakdownTable
+from quizapp.tui.widgets.footer import Footer
 
 SECTIONS = ("model", "run", "parallel", "lora", "inference", "hardware")
 SWITCH = (("on", True), ("off", False))
@@ -118,7 +119,6 @@ class CalculatorScreen(QuizScreen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.refresh_bindings()
         self._inputs = {key: self.query_one(f"#input-{key}") for key in self.fields}
         self._rows = {key: self.query_one(f"#field-{key}") for key in self.fields}
         self._sections = {name: self.query_one(f"#section-{name}") for name in SECTIONS}

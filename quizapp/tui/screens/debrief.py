@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, Checkbox, Footer, Static
+from textual.widgets import Button, Checkbox, Static
 
 from quizapp.practice import interview
 from quizapp.practice.cards import safe_render
@@ -22,10 +22,11 @@ from quizapp.practice.interview import MockRecord
 from quizapp.practice.timers import format_clock
 from quizapp.tui.formatting import format_duration
 from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.footer import Footer
+from quizapp.tui.widgets.prose import Prose
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
 from quizapp.tui.widgets.tick import TickBox
 from quizapp.vocab import CardKind, Mode, Rating, Verdict
-from quizapp.tui.widgets.prose import Prose
 
 
 class ItemControls(Vertical):

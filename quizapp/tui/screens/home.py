@@ -10,11 +10,12 @@ from textual import on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from quizapp.store.records import Counts, TodayProgress
 from quizapp.store.store import DayCounts
 from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.footer import Footer
 from quizapp.vocab import Mode
 
 ALL = ""  # the row key (and Store.counts key) of the all-topics total

@@ -17,15 +17,16 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.reactive import reactive
-from textual.widgets import Button, Footer, Input, Markdown, Static, TextArea
+from textual.widgets import Button, Input, Markdown, Static, TextArea
 
 from quizapp.practice import interview
 from quizapp.practice.interview import MockRecord, StoredItem
 from quizapp.practice.timers import InterviewTimers
 from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.countdown import CountdownDisplay
-from quizapp.vocab import CardKind
+from quizapp.tui.widgets.footer import Footer
 from quizapp.tui.widgets.prose import Prose
+from quizapp.vocab import CardKind
 
 REFRESH_S = 0.25  # how often the readout redraws; the numbers always come from the clock
 DRAFT_SAVE_S = 5.0  # a draft being typed is saved this often (clock time), so a crash keeps it too

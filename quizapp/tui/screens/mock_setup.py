@@ -10,12 +10,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Checkbox, Footer, Input, OptionList, SelectionList, Static
+from textual.widgets import Button, Checkbox, Input, OptionList, SelectionList, Static
 from textual.widgets.option_list import Option
 
 from quizapp.practice import interview
 from quizapp.practice.interview import MockError, MockOptions, MockRecord, MockSessionSummary
 from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.footer import Footer
 from quizapp.tui.widgets.tick import TickBox, TickList
 
 RECENT = 8  # past sessions listed on the form

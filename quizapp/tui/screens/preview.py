@@ -20,10 +20,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.worker import get_current_worker
 
 from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.footer import Footer
 
 POLL_SECONDS = 0.5
 

@@ -31,12 +31,14 @@ from textual.app import ComposeResult, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
-from textual.widgets import Footer, Input, Static, TabbedContent, TextArea
+from textual.widget import AwaitMount, Widget
+from textual.widgets import Input, Static, TabbedContent, TextArea
 
 from quizapp.practice.cards import CardContent
 from quizapp.practice.review import CardView, ReviewSession, Shown
 from quizapp.practice.tally import SessionTally
 from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.footer import Footer
 from quizapp.tui.widgets.question_view import QuestionView
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
 from quizapp.vocab import CardKind, Mode, Rating, Verdict
@@ -97,10 +99,11 @@ class ReviewScreen(QuizScreen[None]):
     ]
 
     revealed: reactive[bool] = reactive(False, bindings=True)
-    busy: reactive[bool] = reactive(True, bindings=True)  # a session call is running: keys wait
+    busy: bool = True  # a session call is running: keys wait (held, then replayed); the footer does not change
     in_box: reactive[bool] = reactive(False, bindings=True)  # an answer box has the focus
     box_has_text: reactive[bool] = reactive(False, bindings=True)  # ... and holds typing (^z undoes that)
     suggested: reactive[Rating | None] = reactive(None, bindings=True)  # the grader's rating: Enter accepts it
+    footer_on_hold: reactive[bool] = reactive(False, bindings=True)  # a card is being arranged (widgets/footer.py)
 
     def __init__(self, mode: Mode = Mode.REVIEW, topic: str | None = None, card_ids: list[str] | None = None) -> None:
         super().__init__()
@@ -111,6 +114,8 @@ class ReviewScreen(QuizScreen[None]):
         self.card_ids = list(card_ids) if card_ids is not None else None
         self.session: ReviewSession | None = None
         self._held: list[events.Key] = []  # keys pressed while a session call runs, replayed after it
+        self._focus_target: Widget | None = None  # a focus asked for and not landed yet (_watch_box)
+        self._preparing: AwaitMount | None = None  # the hidden answer's mount, while it runs (_prepare_answer)
 
     # --- what the session shows (the tests read these) ----------------------------------------------
     @property
@@ -138,7 +143,10 @@ class ReviewScreen(QuizScreen[None]):
         with Horizontal(id="review-top"):
             yield Static(Text(self.t("review.loading")), id="progress")
         yield CardArea(id="card-area")
-        yield RatingBar(self.lang, id="rating-bar", classes="-hidden")
+        # Shown and hidden with `display`, not a class: a class change restyles the whole subtree.
+        rating_bar = RatingBar(self.lang, id="rating-bar")
+        rating_bar.display = False
+        yield rating_bar
         yield Footer()
 
     def on_mount(self) -> None:
@@ -175,10 +183,15 @@ class ReviewScreen(QuizScreen[None]):
             self._held.clear()
             self.app.open_summary(shown)
             return
+        self.footer_on_hold = True  # until the new card's focus lands: the footer changes once
         self.revealed = False
         self.suggested = None
         self._update_progress(shown)
         area = self.query_one("#card-area", VerticalScroll)
+        self._focus_target = area  # the old card's box loses the focus now; the footer waits for the new one
+        if self._preparing is not None:  # the old card's answer is still being mounted: let it finish first
+            await self._preparing
+            self._preparing = None
         await area.remove_children()
         content = shown.content
         item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
@@ -195,7 +208,7 @@ class ReviewScreen(QuizScreen[None]):
         await area.mount_all(widgets)
         area.scroll_home(animate=False)
         rating_bar = self.query_one(RatingBar)
-        rating_bar.add_class("-hidden")
+        rating_bar.display = False
         rating_bar.suggest(None)
         rating_bar.set_intervals(dict(shown.intervals))
         # A drill's input has the focus (Enter grades); a self-graded card leaves it to the card area, so
@@ -203,13 +216,26 @@ class ReviewScreen(QuizScreen[None]):
         # back on a card with typed text (after an undo or an edit).
         box = self.query_one("#drill-input, #own-answer")
         if isinstance(box, Input) or shown.typed or self._type_answers():
-            box.focus()
+            self._focus_on(box)
             if isinstance(box, TextArea) and shown.typed:
                 box.move_cursor(box.document.end)
         else:
-            area.focus()
+            self._focus_on(area)
         self.busy = False
         self._replay_held()
+        self.call_after_refresh(self._prepare_answer)
+
+    def _prepare_answer(self) -> None:
+        """Mount the answer hidden while the question is read, so reveal only has to show it."""
+        content = self.current
+        if self.revealed or content is None or self.query("#answer"):
+            return
+        from quizapp.tui.widgets.answer_panel import AnswerPanel  # tabs, lists, tables: needed from reveal on
+
+        item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
+        panel = AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer")
+        panel.display = False
+        self._preparing = self.query_one("#card-area", VerticalScroll).mount(panel)
 
     def _type_answers(self) -> bool:
         return bool(getattr(self.app.store.config, "type_answers", False))
@@ -269,7 +295,7 @@ class ReviewScreen(QuizScreen[None]):
         if self.grade is not None and self.grade.suggested_rating is not None:
             self.suggested = self.grade.suggested_rating
             self.query_one(RatingBar).suggest(self.suggested)
-            self.query_one("#card-area", VerticalScroll).focus()  # Enter accepts; arrows scroll
+            self._focus_on(self.query_one("#card-area", VerticalScroll))  # Enter accepts; arrows scroll
 
     def _typed_drill_box(self) -> Input | None:
         """The drill's input when it holds an answer not graded yet (or graded unreadable)."""
@@ -314,6 +340,7 @@ class ReviewScreen(QuizScreen[None]):
             if self._grade_drill(box).verdict is not Verdict.UNPARSEABLE:
                 self._reveal_graded(box)
                 return
+        self.footer_on_hold = True
         self.revealed = True
         content = self.current
         item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
@@ -322,14 +349,18 @@ class ReviewScreen(QuizScreen[None]):
         for drill_box in self.query("#drill-input").results(Input):
             if self.grade is None or self.grade.verdict is Verdict.UNPARSEABLE:
                 drill_box.disabled = True
-        from quizapp.tui.widgets.answer_panel import AnswerPanel  # tabs, lists, tables: needed from reveal on
-
         card_area = self.query_one("#card-area", VerticalScroll)
-        card_area.mount(AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer"))
-        self.query_one(RatingBar).remove_class("-hidden")
+        prepared = self.query("#answer")
+        if prepared:
+            prepared.first().display = True
+        else:
+            from quizapp.tui.widgets.answer_panel import AnswerPanel
+
+            card_area.mount(AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer"))
+        self.query_one(RatingBar).display = True
         # The card area takes the focus: up/down/page keys scroll to the answer, while 1-4 and Enter
         # (which it does not bind) still reach the screen's rating bindings.
-        card_area.focus()
+        self._focus_on(card_area)
 
     def action_scroll_card(self, how: str) -> None:
         area = self.query_one("#card-area", VerticalScroll)
@@ -357,7 +388,10 @@ class ReviewScreen(QuizScreen[None]):
         self.action_undo()
 
     def action_undo(self) -> None:
-        if self.busy or self.session is None:
+        if self.session is None:
+            return
+        if self.busy:  # ctrl+z is a priority binding, so on_key never held it: hold it here
+            self._held.append(events.Key("ctrl+z", None))
             return
         self._call(self.session.undo, self._undone)
 
@@ -444,36 +478,63 @@ class ReviewScreen(QuizScreen[None]):
         self._watch_box()
 
     def _watch_box(self) -> None:
-        """Mirror where the focus is into reactives; the footer follows (reactive(bindings=True))."""
-        box = self.focused
+        """Mirror where the focus is into reactives; the footer follows (reactive(bindings=True)).
+
+        While a focus this screen asked for has not landed yet, the blur and focus events on the way
+        (the old card's box removed, the new one not focused yet) are not mirrored: the footer changes
+        once per key, not once per event (each change rebuilds it)."""
+        if self._focus_target is not None:
+            if self.focused is not self._focus_target:
+                return
+            self._focus_target = None
+        self._mirror(self.focused)
+        self.footer_on_hold = False
+
+    def _mirror(self, box: Widget | None) -> None:
         self.in_box = isinstance(box, (TextArea, Input))
         self.box_has_text = bool(box.text if isinstance(box, TextArea) else box.value) if self.in_box else False  # type: ignore[union-attr]
 
+    def _focus_on(self, widget: Widget) -> None:
+        """Focus `widget`, and mirror it into the reactives now, with the rest of this key's changes."""
+        self._mirror(widget)
+        if widget is self.focused:
+            self._focus_target = None
+            self.footer_on_hold = False
+            return
+        self._focus_target = widget
+        widget.focus()
+        self.call_after_refresh(self._focus_settled, widget)
+
+    def _focus_settled(self, widget: Widget) -> None:
+        """A focus that never landed (the widget went away or was disabled) stops holding the mirror."""
+        if self._focus_target is widget:
+            self._focus_target = None
+            self._mirror(self.focused)
+            self.footer_on_hold = False
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # `busy` is left out on purpose: a key pressed during a session call is held and replayed on the
+        # next card (on_key), so the footer keeps showing it, and does not flicker on every rating.
         if action in ("reveal", "reveal_from_box"):
             if (action == "reveal") == self.in_box:
                 return False  # hidden: its twin binding is the one that works here
-            return self.current is not None and not self.revealed and not self.busy
+            return self.current is not None and not self.revealed
         if action == "rate":
-            return self.revealed and not self.busy
+            return self.revealed
         if action == "accept":
-            return self.revealed and not self.busy and self.suggested is not None
+            return self.revealed and self.suggested is not None
         if action in ("undo", "undo_from_box"):
             if (action == "undo") == self.in_box:
                 return False
-            if self.in_box and self.box_has_text:
-                return False  # the key goes to the box, which undoes the typing
-            return not self.busy
+            return not (self.in_box and self.box_has_text)  # else the key goes to the box: it undoes the typing
         if action == "focus_box":
-            if self.in_box or self.revealed or self.busy or self.current is None:
+            if self.in_box or self.revealed or self.current is None:
                 return False
             return any(not box.disabled for box in self.query("#drill-input, #own-answer"))
-        if action == "switch_tab":
-            return self.revealed and bool(self.query("#answer-tabs"))
-        if action == "scroll_card":
-            return self.revealed
+        if action in ("switch_tab", "scroll_card"):
+            return self.revealed  # a revealed card always has its answer's tabs
         if action == "edit":
-            return not self.busy and self.current is not None
+            return self.current is not None
         return True
 
     def palette_commands(self) -> Iterable[SystemCommand]:

@@ -13,10 +13,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.widgets import DataTable, Footer, Header, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Static, TabbedContent, TabPane
 
 from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.charts import FigureChart
+from quizapp.tui.widgets.footer import Footer
 from quizapp.tui.widgets.memory_panel import MemoryPanel  # SRS: true retention, S/D/R distributions
 from quizapp.vocab import CardId, CardKind, Mode, Verdict
 

@@ -7,11 +7,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
 
 from quizapp.practice.tally import SessionSummary
 from quizapp.tui.formatting import format_due, format_duration, format_percent
 from quizapp.tui.screens.base import QuizScreen
+from quizapp.tui.widgets.footer import Footer
 from quizapp.vocab import Mode
 
 

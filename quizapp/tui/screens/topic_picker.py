@@ -10,10 +10,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from quizapp.tui.screens.base import QuizModal
+from quizapp.tui.widgets.footer import Footer
 
 ALL_TOPICS = "\x00all"
 
