@@ -52,6 +52,7 @@ def run_app(options, prepare=None) -> int:
             editor=os.environ.get("VISUAL") or os.environ.get("EDITOR") or None,
             seed=None,
             theme=theme,
+            animations=os.environ.get("TEXTUAL_ANIMATIONS", "none"),
         )
         app = make_app(settings, store, bank, clock, first_counts)
         if prepare is not None:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from quizapp.store import Counts, Store, TodayProgress
     from quizapp.store.store import DayCounts
 
+ANIMATION_LEVELS = ("none", "basic", "full")
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
 
@@ -42,7 +43,9 @@ class AppSettings:
     lang: "en" | "zh" (the app's own words); content_dirs: the folders the bank was loaded from (used
     to reload after editing); db_path: shown in messages; editor: the command `e` runs (None: $VISUAL,
     $EDITOR, then vi); seed: drill variants' random seed (None: a fresh draw each time; tests fix it);
-    theme: a Textual theme name (None: dark).
+    theme: a Textual theme name (None: dark); animations: Textual's animation level, "none" unless
+    TEXTUAL_ANIMATIONS asks for "basic" or "full" (like Anki, nothing slides: each key's screen is final
+    at once, and no animation frame competes with the next key).
     """
 
     lang: str = "en"
@@ -51,6 +54,7 @@ class AppSettings:
     editor: str | None = None
     seed: int | None = None
     theme: str | None = None
+    animations: str = "none"
 
 
 class QuizApp(App[None]):
@@ -70,6 +74,7 @@ class QuizApp(App[None]):
         self.bank = bank
         self.clock = clock
         self._first_counts = first_counts
+        self.animation_level = settings.animations if settings.animations in ANIMATION_LEVELS else "none"
         self.sub_title = self.t("app.subtitle")
         try:
             self.theme = settings.theme or DARK_THEME

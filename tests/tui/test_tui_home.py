@@ -157,3 +157,14 @@ async def test_cram_picker_has_a_footer_with_escape(app_factory):
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, TopicPickerScreen)
+
+
+def test_animations_are_off_unless_asked_for(app_factory):
+    from dataclasses import replace
+
+    app = app_factory()
+    assert app.animation_level == "none"  # like Anki: nothing slides, no frame competes with the next key
+    asked = type(app)(replace(app.settings, animations="full"), app.store, app.bank, app.clock)
+    assert asked.animation_level == "full"
+    unknown = type(app)(replace(app.settings, animations="fast"), app.store, app.bank, app.clock)
+    assert unknown.animation_level == "none"

@@ -43,6 +43,9 @@ from quizapp.tui.widgets.question_view import QuestionView
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
 from quizapp.vocab import CardKind, Mode, Rating, Verdict
 
+PREPARE_AFTER_S = 0.25  # after a card is shown, its answer is mounted hidden (reveal then only shows it)
+
+
 def _resolved(path: Any) -> Any:
     from pathlib import Path
 
@@ -62,6 +65,12 @@ class CardArea(VerticalScroll):
         Binding("pagedown", "page_down", "Scroll", id="scroll", key_display="PgDn/PgUp"),
         Binding("pageup", "page_up", "Scroll", id="scroll-up", show=False),
     ]
+
+    def watch_has_focus(self, has_focus: bool) -> None:
+        """Restyle only this container when it gains or loses the focus: no rule styles the card's content
+        by the area's focus, and Textual's default restyles the whole subtree (the question and the
+        answer: 10-20 ms of a drill's reveal)."""
+        self.app.stylesheet.update_nodes([self], animate=False)
 
 
 class ReviewScreen(QuizScreen[None]):
@@ -223,7 +232,10 @@ class ReviewScreen(QuizScreen[None]):
             self._focus_on(area)
         self.busy = False
         self._replay_held()
-        self.call_after_refresh(self._prepare_answer)
+        # Not at once: mounting the answer would delay the new card's first frame (Textual has no
+        # "after it is painted" hook; a quarter second is under any reading time, and reveal before it
+        # mounts the answer itself).
+        self.set_timer(PREPARE_AFTER_S, self._prepare_answer)
 
     def _prepare_answer(self) -> None:
         """Mount the answer hidden while the question is read, so reveal only has to show it."""
