@@ -374,6 +374,16 @@ async def _quiet(app, pilot) -> None:
     await pilot.pause()
 
 
+async def _prepared_answer(pilot, screen):
+    """The hidden answer, once it is mounted (a quarter second after the card: review.PREPARE_AFTER_S)."""
+    for _ in range(100):
+        if screen.query("#answer"):
+            await pilot.pause()
+            return screen.query_one("#answer")
+        await pilot.pause(0.05)
+    raise AssertionError("the answer was not prepared")
+
+
 def _footer_labels(screen) -> set[str]:
     return {key.description for key in screen.query("FooterKey")}
 
@@ -407,14 +417,28 @@ async def test_the_answer_waits_hidden_and_reveal_shows_that_same_panel(small_ap
     app = small_app_factory()
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await _open(app, pilot, [SELF_GRADED])
-        await _quiet(app, pilot)
-        prepared = screen.query_one("#answer")
+        assert not screen.query("#answer")  # not before the card's own first frames
+        prepared = await _prepared_answer(pilot, screen)
         assert not prepared.display and not screen.revealed
         assert not prepared.region  # nothing of it is on screen before reveal
         await pilot.press("space")
         await _quiet(app, pilot)
         assert screen.query_one("#answer") is prepared and prepared.display and prepared.region
         assert screen.query_one("#rating-bar").display
+
+
+async def test_no_answer_is_prepared_while_the_card_is_being_replaced(small_app_factory):
+    app = small_app_factory()
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await _open(app, pilot, [SELF_GRADED, DRILL_CARD])
+        await (await _prepared_answer(pilot, screen)).remove()
+        screen.busy = True  # a rating is being saved: the card on screen is about to go
+        screen._prepare_answer()
+        await pilot.pause()
+        assert not screen.query("#answer")  # else it would land among the next card's widgets
+        screen.busy = False
+        screen._prepare_answer()
+        assert await _prepared_answer(pilot, screen)
 
 
 async def test_ctrl_z_pressed_while_a_rating_is_saved_undoes_that_rating(small_app_factory):

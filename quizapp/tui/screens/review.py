@@ -240,8 +240,8 @@ class ReviewScreen(QuizScreen[None]):
     def _prepare_answer(self) -> None:
         """Mount the answer hidden while the question is read, so reveal only has to show it."""
         content = self.current
-        if self.revealed or content is None or self.query("#answer"):
-            return
+        if self.busy or self.revealed or content is None or self.query("#answer"):
+            return  # busy: a rating or undo is replacing the card (its own _show schedules the next one)
         from quizapp.tui.widgets.answer_panel import AnswerPanel  # tabs, lists, tables: needed from reveal on
 
         item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
