@@ -417,7 +417,6 @@ async def test_the_answer_waits_hidden_and_reveal_shows_that_same_panel(small_ap
     app = small_app_factory()
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await _open(app, pilot, [SELF_GRADED])
-        assert not screen.query("#answer")  # not before the card's own first frames
         prepared = await _prepared_answer(pilot, screen)
         assert not prepared.display and not screen.revealed
         assert not prepared.region  # nothing of it is on screen before reveal
