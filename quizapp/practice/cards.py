@@ -23,6 +23,11 @@ class CardContent:
     followup: Any | None = None  # content.Followup
     drill: Any | None = None  # content.Drill
 
+    @property
+    def item(self) -> Any | None:
+        """The follow-up or drill this card asks (None for the question itself)."""
+        return self.followup if self.kind is CardKind.FOLLOWUP else self.drill
+
 
 def resolve_card(bank: Bank, card_id: str) -> CardContent | None:
     """The content behind `card_id`, or None when the bank no longer has it (an orphan)."""

@@ -203,8 +203,7 @@ class ReviewScreen(QuizScreen[None]):
             self._preparing = None
         await area.remove_children()
         content = shown.content
-        item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
-        widgets: list[Any] = [QuestionView(content.question, content.kind, item, shown.variant, lang=self.lang)]
+        widgets: list[Any] = [QuestionView(content.question, content.kind, content.item, shown.variant, lang=self.lang)]
         if content.kind is CardKind.DRILL and shown.variant is not None:
             widgets.append(Input(value=shown.typed or "", placeholder=self.t("review.drill_hint", unit=shown.variant.unit),
                                  id="drill-input"))
@@ -239,15 +238,18 @@ class ReviewScreen(QuizScreen[None]):
 
     def _prepare_answer(self) -> None:
         """Mount the answer hidden while the question is read, so reveal only has to show it."""
-        content = self.current
-        if self.busy or self.revealed or content is None or self.query("#answer"):
+        if self.busy or self.revealed or self.current is None or self.query("#answer"):
             return  # busy: a rating or undo is replacing the card (its own _show schedules the next one)
-        from quizapp.tui.widgets.answer_panel import AnswerPanel  # tabs, lists, tables: needed from reveal on
-
-        item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
-        panel = AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer")
+        panel = self._answer_panel()
         panel.display = False
         self._preparing = self.query_one("#card-area", VerticalScroll).mount(panel)
+
+    def _answer_panel(self) -> Widget:
+        """The revealed side of the card on screen."""
+        from quizapp.tui.widgets.answer_panel import AnswerPanel  # tabs, lists, tables: needed from reveal on
+
+        content = self.current
+        return AnswerPanel(content.question, content.kind, content.item, self.variant, lang=self.lang, id="answer")
 
     def _type_answers(self) -> bool:
         return bool(getattr(self.app.store.config, "type_answers", False))
@@ -354,8 +356,6 @@ class ReviewScreen(QuizScreen[None]):
                 return
         self.footer_on_hold = True
         self.revealed = True
-        content = self.current
-        item = content.followup if content.kind is CardKind.FOLLOWUP else content.drill
         for area in self.query("#own-answer").results(TextArea):
             area.read_only = True
         for drill_box in self.query("#drill-input").results(Input):
@@ -366,9 +366,7 @@ class ReviewScreen(QuizScreen[None]):
         if prepared:
             prepared.first().display = True
         else:
-            from quizapp.tui.widgets.answer_panel import AnswerPanel
-
-            card_area.mount(AnswerPanel(content.question, content.kind, item, self.variant, lang=self.lang, id="answer"))
+            card_area.mount(self._answer_panel())
         self.query_one(RatingBar).display = True
         # The card area takes the focus: up/down/page keys scroll to the answer, while 1-4 and Enter
         # (which it does not bind) still reach the screen's rating bindings.
