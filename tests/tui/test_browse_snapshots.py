@@ -45,16 +45,10 @@ async def open_browse(pilot) -> None:
     await settle(pilot)
     pilot.app.open_browse()
     await settle(pilot)
-    # the DataTable sizes its columns to the rows on idle: wait until the widths stop changing (a busy
-    # machine needs longer than a quiet one)
-    table = pilot.app.screen.query_one("DataTable")
-    widths = None
-    for _ in range(50):
+    # every column has a fixed width (browse.WIDTHS), so the rows are drawn once; a little real time for
+    # the search worker's result to be painted, even on a busy machine
+    for _ in range(3):
         await pilot.pause(0.1)
-        now = (table.row_count, [column.get_render_width(table) for column in table.columns.values()])
-        if now == widths and table.row_count:
-            break
-        widths = now
     for widget in pilot.app.screen.query("Input"):
         widget.cursor_blink = False
 

@@ -27,7 +27,11 @@ from quizapp.tui.widgets.footer import Footer
 
 ROW_LIMIT = 2000  # rows shown; the count line says how many matched
 COLUMNS = ("question", "kind", "topic", "due", "ivl", "s", "d", "r", "lapses", "flag")
-WIDTHS = {"question": 28, "kind": 8, "topic": 12, "due": 10}  # the rest fit their header or figures
+# Every column has a fixed width (at least its header's): the table does not shift as results change,
+# and no column waits for DataTable's idle-time measuring, whose render cache can keep a row drawn at
+# the header's width (S/D/R cut to one character) until something else repaints it.
+WIDTHS = {"question": 28, "kind": 8, "topic": 12, "due": 10, "ivl": 5, "s": 5, "d": 4, "r": 4, "lapses": 3,
+          "flag": 1}
 SELECTED = "● "  # marks a selected row, before its question
 SORT_OF_COLUMN = {"question": "bank", "kind": "kind", "topic": "topic", "due": "due", "ivl": "ivl", "s": "s",
                   "d": "d", "r": "r", "lapses": "lapses", "flag": "flag"}
@@ -82,7 +86,8 @@ class BrowseScreen(QuizScreen[None]):
     def on_mount(self) -> None:
         table = self.query_one("#browse-table", DataTable)
         for key in COLUMNS:
-            table.add_column(Text(self.t(f"browse.col.{key}")), key=key, width=WIDTHS.get(key))
+            header = Text(self.t(f"browse.col.{key}"))
+            table.add_column(header, key=key, width=max(WIDTHS[key], header.cell_len))
         table.focus()
         self.run_search()
 
