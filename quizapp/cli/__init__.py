@@ -19,7 +19,7 @@ from quizapp.cli.args import printable
 
 # Subcommand name -> module under quizapp.cli. Order is the order `--help` lists them.
 SUBCOMMANDS = ("calc", "validate", "new", "schema", "drill", "mock", "stats", "preview", "settings", "show", "queue",
-               "optimize", "evaluate", "simulate", "cards", "export", "import")
+               "optimize", "evaluate", "simulate", "cards", "export", "import", "serve", "points")
 MODULES = {"import": "import_"}  # a subcommand whose module name differs (`import` is a keyword)
 
 

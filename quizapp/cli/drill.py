@@ -108,8 +108,13 @@ def _print_text(variant, drill, graded, lang: str = "en") -> None:
     rating = say(f"rating.{graded.suggested_rating}", lang)
     line = "\n" + say("drill.cli.graded", lang, value=format_quantity(graded.value, variant.unit),
                       verdict=say(f"drill.cli.verdict.{graded.verdict}", lang), rating=rating)
-    if graded.mistake_id:
-        line += "\n" + mistake_line(graded.mistake_id, lang)
+    if graded.convention:
+        from quizapp.content.drills import precise
+
+        line += "\n" + say("review.convention", lang, name=say(f"convention.{graded.convention}", lang),
+                           value=precise(graded.convention_value, variant.unit), expected=variant.expected_display)
+    for mistake_id in graded.mistake_ids:
+        line += "\n" + mistake_line(mistake_id, lang)
     print(line)
 
 
@@ -122,7 +127,7 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.memory import SetupError
     from quizapp.memory.quantities import unit_of
 
-    bank = load_bank(content_dirs(options.content_dirs))
+    bank = load_bank(content_dirs(options.content_dirs)).localized(options.lang)
     question, drill = _find(bank, args.drill, options.lang)
     try:
         variant = draw_variant(question, drill, args.seed)
@@ -140,6 +145,8 @@ def run(args: argparse.Namespace, options) -> int:
                     "verdict": graded.verdict if graded else None,
                     "value": graded.value / scale if graded and graded.value is not None else None,
                     "mistake": graded.mistake_id if graded else None,
+                    "mistakes": list(graded.mistake_ids) if graded else [],
+                    "convention": graded.convention if graded else None,
                     "reason": graded.reason if graded else None,
                 },
                 ensure_ascii=False,

@@ -63,7 +63,7 @@ def _revlog(args, options) -> int:
 def _anki(args, options) -> int:
     from quizapp.cli import CliError
     from quizapp.cli.srs_support import load_bank, open_store, search_error_line
-    from quizapp.practice.export import DECK_NAME, notes_for, write_apkg
+    from quizapp.practice.export import deck_name, notes_for, write_apkg
     from quizapp.store.database import NoHistory
     from quizapp.store.search import SearchError, find_ids, index_from_bank
     from quizapp.words import say
@@ -82,10 +82,10 @@ def _anki(args, options) -> int:
     if not notes:
         raise CliError(say("export.no_cards", options.lang), code=1)
     try:
-        write_apkg(notes, args.file)
+        write_apkg(notes, args.file, options.lang)
     except FileExistsError:
         raise CliError(say("export.exists", options.lang, path=args.file)) from None
     except OSError as exc:
         raise CliError(say("export.cannot_write", options.lang, path=args.file, reason=exc.strerror or exc)) from None
-    print(say("export.anki_done", options.lang, n=len(notes), path=args.file, deck=DECK_NAME))
+    print(say("export.anki_done", options.lang, n=len(notes), path=args.file, deck=deck_name(options.lang)))
     return 0

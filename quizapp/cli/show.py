@@ -27,6 +27,8 @@ def markdown(rendered, lang: str) -> str:
         return say(key, lang, **args)
 
     out = [f"# {rendered.title}", "", w("show.meta", topic=rendered.topic, difficulty=rendered.difficulty)]
+    if rendered.fallback:
+        out[-1] += " · " + w("content.fallback" if "title" in rendered.fallback else "content.fallback.some")
     if rendered.points:
         out += ["", f"**{w('show.points')}:** " + ", ".join(rendered.points)]
 
@@ -73,7 +75,7 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.words import say
 
     qid = args.qid.strip().split("/", 1)[0]
-    bank = load_content(options.content_dirs)
+    bank = load_content(options.content_dirs, options.lang)
     question = bank.question(qid)
     if question is None:
         close = difflib.get_close_matches(qid, [q.id for q in bank.questions], n=1, cutoff=0.5)
@@ -85,6 +87,7 @@ def run(args: argparse.Namespace, options) -> int:
     rendered = render_question(question)
     if args.as_json:
         data = dataclasses.asdict(rendered)
+        data.pop("fallback")  # the keys stay those of a single-language bank; `lang` says which one
         data["source"] = str(question.source_path) if question.source_path else None
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:

@@ -42,7 +42,7 @@ def load_bank(options):
     """The bank the app uses (the --content folders, else the bundled bank with the user's folder over it)."""
     from quizapp.content.bank import load_content
 
-    return load_content(tuple(options.content_dirs))
+    return load_content(tuple(options.content_dirs), options.lang)
 
 
 def search_error_line(exc, lang: str) -> str:

@@ -45,18 +45,18 @@ def run(args: argparse.Namespace, options) -> int:
     except StoreError as exc:
         raise CliError(str(exc)) from None
     if args.as_json:
-        print(json.dumps({**figures_json(figures, options.lang), **memory}, ensure_ascii=False, indent=2))
+        print(json.dumps({**figures_json(figures, options.lang, args.days), **memory}, ensure_ascii=False, indent=2))
     else:
         print(as_text(figures, options.lang, args.days))
     return 0
 
 
-def figures_json(figures, lang: str) -> dict:
+def figures_json(figures, lang: str, days: int = 30) -> dict:
     """stats.to_json, each mistake with its name in `lang` beside its id."""
     from quizapp.store import stats
     from quizapp.words import say
 
-    data = stats.to_json(figures)
+    data = stats.to_json(figures, days)
     for mistake in data["mistakes"]:
         mistake["label"] = say(mistake["mistake_id"], lang)
     return data
@@ -67,7 +67,7 @@ def no_database_json(path) -> dict:
     return {
         "database": str(path), "database_exists": False, "now": None, "today": None,
         "reviews_per_day": [], "reviews_last_30_days": 0, "reviews_last_90_days": 0, "true_retention": [],
-        "due_forecast": [], "states": [], "drill_accuracy": [], "mistakes": [], "leeches": [], "mock_sessions": [],
+        "due_forecast": [], "states": [], "drill_accuracy": [], "mistakes": [], "leeches": [], "mock_sessions": [], "points": [],
     }
 
 
@@ -133,6 +133,11 @@ def as_text(figures, lang: str = "en", days: int = 30) -> str:
     lines += ["", w("stats.mistakes.title")]
     lines += _table([w("stats.col.mistake"), w("stats.col.times")], [[say(m.mistake_id, lang), m.count] for m in figures.mistakes]) \
         if figures.mistakes else ["  " + w("stats.none")]
+    points = figures.points_90 if days == 90 else figures.points
+    lines += ["", w("stats.points.title", n=days)]
+    lines += _table([w("stats.col.card"), w("stats.col.point"), w("stats.col.topic"), w("stats.col.missed")],
+                    [[p.card_id, p.point, p.topic, f"{p.missed}/{p.seen}"] for p in points]) \
+        if points else ["  " + w("stats.none")]
     lines += ["", w("stats.leeches.title")]
     lines += _table([w("stats.col.card"), w("stats.col.topic"), w("stats.col.lapses"), w("stats.col.suspended")],
                     [[x.card_id, x.topic, x.lapses, w("stats.yes" if x.suspended else "stats.no")] for x in figures.leeches]) \

@@ -38,9 +38,10 @@ def run(args: argparse.Namespace, options) -> int:
     }
     if args.json:
         composition = bank_composition(bank)
-        print(json.dumps({**summary, **composition, "errors": [p.as_json() for p in bank.problems]}, ensure_ascii=False, indent=2))
+        print(json.dumps({**summary, **composition, "errors": [p.as_json() for p in bank.problems],
+                          "warnings": [p.as_json() for p in bank.warnings]}, ensure_ascii=False, indent=2))
     else:
-        for problem in bank.problems:
+        for problem in sorted((*bank.problems, *bank.warnings), key=lambda p: (str(p.file), p.line, p.col)):
             print(printable(problem))  # file names and YAML text come from the content author: escaped
         counts = say("validate.cli.counts", lang, **summary)
         verdict = (say("validate.cli.problems", lang, n=len(bank.problems)) if bank.problems

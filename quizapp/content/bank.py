@@ -42,9 +42,16 @@ class Bank:
     questions: tuple[Question, ...]
     problems: tuple[Problem, ...]
     overridden: tuple[str, ...] = ()
+    warnings: tuple[Problem, ...] = ()  # reported by `validate`; the questions load all the same
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)
+
+    def localized(self, lang: str):
+        """This bank with its questions shown in `lang` (quizapp.content.localize.LocalizedBank)."""
+        from quizapp.content.localize import localized
+
+        return localized(self, lang)
 
     def topics(self) -> list[str]:
         return sorted({q.topic for q in self.questions})
@@ -76,16 +83,18 @@ def question_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
     return files, [Problem(path, 1, 1, "(file)", reason) for path, reason in skipped]
 
 
-def _load_files(dirs: Iterable[Path], calc: Calculator) -> tuple[list[Question], list[Problem]]:
+def _load_files(dirs: Iterable[Path], calc: Calculator) -> tuple[list[Question], list[Problem], list[Problem]]:
     """The questions under `dirs` in order; bad files and duplicate ids become problems."""
     from quizapp.content.loader import Problem, load_question_with_index
 
     files, problems = question_files(dirs)
+    warnings: list[Problem] = []
     questions: list[Question] = []
     first_seen: dict[str, tuple[Path, int]] = {}
     for path in files:
         question, file_problems, index = load_question_with_index(path, calc)
-        problems += file_problems
+        problems += [p for p in file_problems if p.severity == "error"]
+        warnings += [p for p in file_problems if p.severity != "error"]
         if question is None or index is None:
             continue
         line, col = index.locate(("id",))
@@ -95,7 +104,7 @@ def _load_files(dirs: Iterable[Path], calc: Calculator) -> tuple[list[Question],
             continue
         first_seen[question.id] = (path, line)
         questions.append(question)
-    return questions, problems
+    return questions, problems, warnings
 
 
 def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None) -> Bank:
@@ -114,12 +123,13 @@ def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None) -> 
     from quizapp.content.validate import Calculator
 
     calc = Calculator()
-    questions, problems = _load_files(dirs, calc)
+    questions, problems, warnings = _load_files(dirs, calc)
     overrides = tuple(overrides)
     if not overrides:
-        return Bank(tuple(questions), tuple(problems))
-    mine, my_problems = _load_files(overrides, calc)
+        return Bank(tuple(questions), tuple(problems), (), tuple(warnings))
+    mine, my_problems, my_warnings = _load_files(overrides, calc)
     problems += my_problems
+    warnings += my_warnings
     position = {q.id: i for i, q in enumerate(questions)}
     replaced: list[str] = []
     for question in mine:
@@ -128,12 +138,18 @@ def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None) -> 
             replaced.append(question.id)
         else:
             questions.append(question)
-    return Bank(tuple(questions), tuple(problems), tuple(replaced))
+    return Bank(tuple(questions), tuple(problems), tuple(replaced), tuple(warnings))
 
 
-def load_content(configured: tuple[Path, ...] = ()) -> Bank:
+def load_content(configured: tuple[Path, ...] = (), lang: str | None = None):
     """The bank the app and every command use: --content folders exactly, else the bundled bank with
-    the user's folder over it (quizapp.locations.content_layers)."""
+    the user's folder over it (quizapp.locations.content_layers); with `lang`, its questions shown in
+    that language (quizapp.content.localize)."""
     from quizapp.locations import content_dirs
 
-    return load_bank(content_dirs(tuple(configured)))
+    bank = load_bank(content_dirs(tuple(configured)))
+    if lang is None:
+        return bank
+    from quizapp.content.localize import localized
+
+    return localized(bank, lang)

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from quizapp.content.loader import Problem
     from quizapp.content.schema import Question
 
-FORMAT = 1  # bump when the pickled layout changes
+FORMAT = 2  # bump when the pickled layout changes
 _PACKAGE = Path(__file__).resolve().parent.parent
 _CODE = ("content", "memory")  # what decides whether a file is valid and what it contains
 
@@ -85,6 +85,7 @@ def as_plain(bank: Bank) -> dict[str, Any]:
                       for q in bank.questions],
         "cards": [(c.card_id, c.question_id, c.kind.value, c.item_id, c.topic, c.order) for c in bank.cards()],
         "problems": [(str(p.file), p.line, p.col, p.path, p.message) for p in bank.problems],
+        "warnings": [(str(p.file), p.line, p.col, p.path, p.message) for p in getattr(bank, "warnings", ())],
         "overridden": tuple(bank.overridden),
     }
 
@@ -138,8 +139,20 @@ class CachedBank:
                 self._problems = ()
         return self._problems
 
+    @property
+    def warnings(self) -> tuple[Problem, ...]:
+        from quizapp.content.problems import Problem
+
+        return tuple(Problem(Path(f), line, col, where, message, "warning")
+                     for f, line, col, where, message in self._stored.get("warnings", ()))
+
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)
+
+    def localized(self, lang: str):
+        from quizapp.content.localize import localized
+
+        return localized(self, lang)
 
     def topics(self) -> list[str]:
         return sorted({fields["topic"] for fields, _ in self._stored["questions"]})

@@ -57,6 +57,11 @@ def fill_prompt(prompt: str, options: dict[str, Scalar]) -> str:
 
 def draw_variant(question: Question, drill: Drill, seed: int | None) -> DrillVariant:
     """A concrete variant: each `vary` field drawn with random.Random(seed) (None: a fresh draw)."""
+    from quizapp.content.localize import is_bilingual, shown
+
+    if is_bilingual(question):  # as loaded: shown in its own language
+        question = shown(question)
+        drill = question.drill(drill.id) or drill
     rng = random.Random(seed)
     options = dict(drill.setup)
     for field in sorted(drill.vary):
@@ -124,6 +129,10 @@ def render_text(question: Question, text: str | None) -> str:
     """
     if not text:
         return text or ""
+    if not isinstance(text, str):  # an {en, zh} field of a question as loaded: its own language
+        from quizapp.content.localize import text_in
+
+        text = text_in(text, question.lang, question.lang)[0] or ""
 
     def substitute(match: re.Match[str]) -> str:
         inner = match.group(1).strip()

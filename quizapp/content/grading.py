@@ -1,13 +1,18 @@
 """Grading a typed numeric answer against a drill variant: a verdict, the misconception it most
 likely comes from, and the FSRS rating to suggest.
 
-correct: within the drill's tolerance; close: within twice it; wrong: further; unparseable: the
-quantity parser's reason (no rating is consumed).
+correct: within the drill's tolerance, or of the value under a convention the drill accepts (spec
+section 19: the verdict names it and shows the drill's own value beside it); close: within twice it;
+wrong: further; unparseable: the quantity parser's reason (no rating is consumed). For a percentage, a
+bare number of at most 1 is the fraction (0.375 is 37.5 %). When two misconceptions give the same
+value, both are named.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
 from quizapp.content.drills import DrillVariant
 from quizapp.content.schema import Drill
 from quizapp.memory import SetupError, evaluate, mistake_candidates, setup_from_options
@@ -23,6 +28,13 @@ class Grade:
     reason: str | None  # why the answer could not be read (unparseable only)
     mistake_id: str | None  # spec section 9 id (named by quizapp.words), or the drill's extra_mistake label
     suggested_rating: Rating | None  # Verdict.suggested_rating: Good, Hard, Again; None if unreadable
+    convention: str | None = None  # the accepted convention the answer matched (expected is still the drill's)
+    convention_value: float | None = None  # what the answer should be under that convention
+    also_mistakes: tuple[str, ...] = ()  # other misconceptions that give the same value as mistake_id
+
+    @property
+    def mistake_ids(self) -> tuple[str, ...]:
+        return ((self.mistake_id,) if self.mistake_id else ()) + self.also_mistakes
 
 
 def candidate_mistakes(variant: DrillVariant, drill: Drill) -> list[tuple[str, float]]:
@@ -58,31 +70,62 @@ def _distance(value: float, target: float) -> float:
     return abs(value - target) / abs(target)
 
 
+_BARE_NUMBER = re.compile(r"\s*(?:about|around|roughly|approximately|approx\.?|~|≈|约|大约|大概)?\s*"
+                          r"([0-9]*\.?[0-9]+)\s*[.。]?\s*")
+
+
+def read_answer(answer: str, unit: str) -> float:
+    """The answer in base units (QuantityError for junk). In a percentage drill a bare number of at
+    most 1 is a fraction (0.375 = 37.5 %), above 1 a percent (37.5), as section 19 says."""
+    from quizapp.memory.quantities import unit_of
+
+    quantity = parse_quantity(answer, unit)
+    if unit_of(unit).kind == "ratio":
+        import unicodedata
+
+        bare = _BARE_NUMBER.fullmatch(unicodedata.normalize("NFKC", answer))
+        if bare is not None and float(bare.group(1)) <= 1:
+            return float(bare.group(1))
+    return quantity.value
+
+
+def accepted_values(variant: DrillVariant, drill: Drill) -> list[tuple[str, float]]:
+    """(convention, value) for every convention the drill accepts that changes its value."""
+    from quizapp.memory.conventions import convention_value
+
+    out = []
+    for name in drill.accept:
+        value = convention_value(variant.options, variant.ask, name)
+        if value is not None:
+            out.append((name, value))
+    return out
+
+
 def grade(variant: DrillVariant, drill: Drill, answer: str) -> Grade:
     """Grade `answer` (as typed) against `variant`; never raises for any answer text."""
     expected = variant.expected
     try:
-        value = parse_quantity(answer, variant.unit).value
+        value = read_answer(answer, variant.unit)
     except QuantityError as exc:
         return Grade(Verdict.UNPARSEABLE, None, expected, str(exc), None, None)
     tolerance = drill.parsed_tolerance
     if tolerance.within(value, expected):
-        verdict = Verdict.CORRECT
-    elif tolerance.within(value, expected, scale=2):
-        verdict = Verdict.CLOSE
-    else:
-        verdict = Verdict.WRONG
-    mistake_id = None
-    if verdict is not Verdict.CORRECT:
-        best: tuple[float, str] | None = None
-        for candidate_id, candidate in candidate_mistakes(variant, drill):
-            if tolerance.within(candidate, expected):
-                continue  # indistinguishable from the right answer: never blame it
-            if tolerance.within(value, candidate):
-                distance = _distance(value, candidate)
-                if best is None or distance < best[0]:
-                    best = (distance, candidate_id)
-        if best is not None:
-            _, mistake_id = best
-    return Grade(verdict, value, expected, None, mistake_id, verdict.suggested_rating)
+        return Grade(Verdict.CORRECT, value, expected, None, None, Verdict.CORRECT.suggested_rating)
+    for name, under in accepted_values(variant, drill):
+        if tolerance.within(value, under):
+            return Grade(Verdict.CORRECT, value, expected, None, None, Verdict.CORRECT.suggested_rating, name, under)
+    verdict = Verdict.CLOSE if tolerance.within(value, expected, scale=2) else Verdict.WRONG
+    matches: list[tuple[float, str, float]] = []
+    for candidate_id, candidate in candidate_mistakes(variant, drill):
+        if tolerance.within(candidate, expected):
+            continue  # indistinguishable from the right answer: never blame it
+        if tolerance.within(value, candidate):
+            matches.append((_distance(value, candidate), candidate_id, candidate))
+    if not matches:
+        return Grade(verdict, value, expected, None, None, verdict.suggested_rating)
+    best_distance, best_id, best_value = min(matches, key=lambda m: m[0])
+    # Another misconception whose value the grader cannot tell apart from the best one's is named too.
+    also = tuple(dict.fromkeys(cid for _, cid, v in matches
+                               if cid != best_id and tolerance.within(v, best_value) and tolerance.within(best_value, v)))
+    return Grade(verdict, value, expected, None, best_id, verdict.suggested_rating, also_mistakes=also)
 

@@ -299,7 +299,7 @@ def _validation_problems(error: ValidationError, index: NodeIndex, found: _FileP
         if kind == "extra_forbidden":
             key = loc[-1]
             model = _model_at(loc[:-1])
-            allowed = [n for n in (model.model_fields if model else ()) if n != "source_path"]
+            allowed = [n for n in (model.model_fields if model else ()) if n not in ("source_path", "fallback")]
             line, col = index.locate(loc, key=True)
             found.add(line, col, loc, unknown_key_message(str(key), allowed))
             continue
@@ -344,14 +344,18 @@ def parse_document(path: Path, found: _FileProblems) -> tuple[object, NodeIndex]
 
 
 def load_question_file(path: Path) -> tuple[Question | None, list[Problem]]:
-    """One question file -> (the question, or None if it has any problem; its problems)."""
+    """One question file -> (the question, or None if it has any problem; its problems). Warnings
+    (quizapp.content.problems.FileProblems.warn) are left out: `validate` reports them."""
     question, problems, _ = load_question_with_index(path)
-    return question, problems
+    return question, [p for p in problems if p.severity == "error"]
 
 
-def load_question_with_index(path: Path, calc=None) -> tuple[Question | None, list[Problem], NodeIndex | None]:
+def load_question_with_index(path: Path, calc=None, complete: bool | None = None
+                             ) -> tuple[Question | None, list[Problem], NodeIndex | None]:
     """As load_question_file, with the node index (for later cross-file problems); `calc` is a
-    validate.Calculator shared by one bank load."""
+    validate.Calculator shared by one bank load. complete: hold the file to the bundled bank's rules
+    (both languages, key points); None: when it lies in the bundled bank's folder. Warnings are in
+    the problems too; only errors keep the question from loading."""
     found = _FileProblems(path)
     try:
         parsed = parse_document(path, found)
@@ -362,17 +366,29 @@ def load_question_with_index(path: Path, calc=None) -> tuple[Question | None, li
             line, col = index.locate(())
             found.add(line, col, "(file)", f"expected a mapping of question fields (id, title, ...), got {_describe(data)}")
             return None, found.sorted(), index
-        if "source_path" in data:
-            found.add(*index.locate(("source_path",), key=True), ("source_path",), unknown_key_message("source_path", []))
+        for internal in ("source_path", "fallback"):
+            if internal in data:
+                found.add(*index.locate((internal,), key=True), (internal,), unknown_key_message(internal, []))
         try:
             question = Question.model_validate(data)
         except ValidationError as exc:
             _validation_problems(exc, index, found)
             return None, found.sorted(), index
         question = question.model_copy(update={"source_path": path})
-        check_question(question, index, found, calc)
+        check_question(question, index, found, calc, in_bundled_bank(path) if complete is None else complete)
     except Exception as exc:  # a bug in a checker must not stop the other files loading
         found.add(1, 1, "(file)", f"internal error while checking this file: {type(exc).__name__}: {exc}")
         return None, found.sorted(), None
     problems = found.sorted()
-    return (None if problems else question), problems, index
+    return (None if found.errors() else question), problems, index
+
+
+def in_bundled_bank(path: Path) -> bool:
+    """Whether `path` is a file of the bank shipped with quizapp (held to its rules: both languages,
+    key points), not a user's own question."""
+    from quizapp.locations import bundled_content_dir
+
+    try:
+        return path.resolve().is_relative_to(bundled_content_dir().resolve())
+    except (OSError, RuntimeError):
+        return False

@@ -24,9 +24,11 @@ class Problem:
     col: int
     path: str
     message: str
+    severity: str = "error"  # "warning": reported, but the question still loads
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}: {self.path}: {self.message}"
+        mark = "warning: " if self.severity == "warning" else ""
+        return f"{self.file}:{self.line}:{self.col}: {self.path}: {mark}{self.message}"
 
     def as_json(self) -> dict:
         return {"file": str(self.file), "line": self.line, "col": self.col, "path": self.path, "message": self.message}
@@ -101,11 +103,19 @@ class FileProblems:
         self.path = path
         self.items: list[Problem] = []
 
-    def add(self, line: int, col: int, path: typing.Sequence[PathItem] | str, message: str) -> None:
+    def add(self, line: int, col: int, path: typing.Sequence[PathItem] | str, message: str,
+            severity: str = "error") -> None:
         shown = path if isinstance(path, str) else format_path(path)
-        problem = Problem(self.path, line, col, shown, message)
+        problem = Problem(self.path, line, col, shown, message, severity)
         if problem not in self.items:
             self.items.append(problem)
+
+    def warn(self, line: int, col: int, path: typing.Sequence[PathItem] | str, message: str) -> None:
+        """A problem that does not stop the question loading (a user's question without key points)."""
+        self.add(line, col, path, message, "warning")
+
+    def errors(self) -> list[Problem]:
+        return [p for p in self.items if p.severity == "error"]
 
     def sorted(self) -> list[Problem]:
         return sorted(self.items, key=lambda p: (p.line, p.col))

@@ -110,6 +110,7 @@ class RenderedQuestion:
     reading: tuple[str, ...]
     errata: tuple[RenderedErratum, ...]
     drills: tuple[RenderedDrill, ...]
+    fallback: tuple[str, ...] = ()  # fields shown in the other language (quizapp.content.localize)
 
     def followup(self, followup_id: str) -> RenderedFollowup | None:
         return next((f for f in self.followups if f.id == followup_id), None)
@@ -133,6 +134,9 @@ def _drill(question: Question, drill) -> RenderedDrill:
 
 def render_question(question: Question) -> RenderedQuestion:
     """The whole question rendered: what review, preview, mock, debrief and `quizapp show` display."""
+    from quizapp.content.localize import shown
+
+    question = shown(question)
 
     def r(text: str | None) -> str:
         return render_prose(question, text)
@@ -154,4 +158,5 @@ def render_question(question: Question) -> RenderedQuestion:
         reading=tuple(r(text) for text in question.reading),
         errata=tuple(RenderedErratum(r(e.claim), r(e.correct), r(e.why)) for e in question.errata),
         drills=tuple(_drill(question, d) for d in question.drills),
+        fallback=tuple(question.fallback),
     )

@@ -16,6 +16,7 @@ import string
 import typing
 
 from quizapp.content.drills import REFERENCE, base_options, reference_terms
+from quizapp.content.localize import languages_of, variants
 from quizapp.content.schema import Drill, Question
 from quizapp.memory import ASKS, SetupError, evaluate, setup_from_options
 from quizapp.memory.quantities import QuantityError, parse_quantity, unit_of
@@ -64,20 +65,37 @@ class Calculator:
 _UNIT_KINDS_FOR_ASK = {"bytes": {"bytes"}, "count": {"count"}, "seconds": {"seconds"}, "number": {"number", "ratio"}}
 
 
-def text_fields(question: Question) -> list[tuple[tuple[PathItem, ...], str]]:
-    """Every prose field that may hold `{{drill}}` references, with its path."""
-    fields: list[tuple[tuple[PathItem, ...], str]] = []
+def localized_fields(question: Question) -> list[tuple[tuple[PathItem, ...], object]]:
+    """Every text field of the question as written (a plain string or {en, zh}), with its path."""
+    fields: list[tuple[tuple[PathItem, ...], object]] = []
     for name in ("title", "intent", "answer", "template", "resume"):
         value = getattr(question, name)
         if value:
             fields.append(((name,), value))
+    fields += [(("key_points", i, "text"), p.text) for i, p in enumerate(question.key_points)]
     for i, item in enumerate(question.followups):
         fields += [(("followups", i, "q"), item.q), (("followups", i, "a"), item.a)]
+        fields += [(("followups", i, "key_points", j, "text"), p.text) for j, p in enumerate(item.key_points)]
     for i, item in enumerate(question.mistakes):
         fields += [(("mistakes", i, name), getattr(item, name)) for name in ("wrong", "right", "why")]
     for i, item in enumerate(question.errata):
         fields += [(("errata", i, name), getattr(item, name)) for name in ("claim", "correct", "why")]
     fields += [(("reading", i), text) for i, text in enumerate(question.reading)]
+    for i, drill in enumerate(question.drills):
+        fields.append((("drills", i, "prompt"), drill.prompt))
+        fields += [(("drills", i, "extra_mistakes", j, "label"), x.label) for j, x in enumerate(drill.extra_mistakes)]
+    return fields
+
+
+def text_fields(question: Question) -> list[tuple[tuple[PathItem, ...], str]]:
+    """Every prose field that may hold `{{drill}}` references, each language separately, with its path
+    (("answer", "en") for the English of a bilingual field; ("answer",) for a plain string)."""
+    fields: list[tuple[tuple[PathItem, ...], str]] = []
+    for path, value in localized_fields(question):
+        if path[0] == "drills":
+            continue  # prompts have {placeholders}, labels are plain text
+        for lang, text in variants(value, question.lang):
+            fields.append((path + ((lang,) if lang else ()), text))
     return fields
 
 
@@ -86,8 +104,13 @@ def _did_you_mean(word: str, choices: typing.Iterable[str]) -> str:
     return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def check_question(question: Question, index: NodeIndex, found: _FileProblems, calc: Calculator | None = None) -> None:
-    """Add every semantic problem of `question` to `found`."""
+def check_question(question: Question, index: NodeIndex, found: _FileProblems, calc: Calculator | None = None,
+                   complete: bool = False) -> None:
+    """Add every semantic problem of `question` to `found`.
+
+    complete: the bundled bank's rules on top (every text in both languages, key points on the
+    question and every follow-up); a user's own question may be in one language, without points.
+    """
     calc = calc or Calculator()
 
     def add(path: tuple[PathItem, ...], message: str, *, key: bool = False) -> None:
@@ -102,8 +125,10 @@ def check_question(question: Question, index: NodeIndex, found: _FileProblems, c
                 add((group, i, "id"), f"duplicate {group[:-1]} id {item.id!r} in this question")
             seen.add(item.id)
     for i, drill in enumerate(question.drills):
-        _check_drill(drill, ("drills", i), index, found, calc)
+        _check_drill(drill, ("drills", i), index, found, calc, complete)
     _check_references(question, index, found, calc)
+    _check_languages(question, index, found, complete)
+    check_key_points(question, index, found, calc, complete)
 
 
 def _setup_error_path(drill: Drill, base: tuple[PathItem, ...], field: str) -> tuple[tuple[PathItem, ...], bool]:
@@ -114,7 +139,8 @@ def _setup_error_path(drill: Drill, base: tuple[PathItem, ...], field: str) -> t
     return base + ("setup",), False
 
 
-def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems, calc: Calculator) -> None:
+def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems, calc: Calculator,
+                 complete: bool = False) -> None:
     def add(path: tuple[PathItem, ...], message: str, *, key: bool = False) -> None:
         found.add(*index.locate(path, key=key), path, message)
 
@@ -159,6 +185,7 @@ def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, fou
         _check_combinations(drill, base, ask_kind if expected is not None else None, add, calc)
     if expected is None or unit is None:
         return
+    check_conventions(drill, base, index, found, expected, complete)
     for j, extra in enumerate(drill.extra_mistakes):
         where = base + ("extra_mistakes", j)
         if extra.value is not None:
@@ -254,10 +281,19 @@ def _check_combinations(drill: Drill, base, ask_kind, add, calc: Calculator) -> 
     add(path, f"the combination {shown}{scope} is rejected: {exc}{more}", key=True)
 
 
+def prompt_placeholders(prompt: str) -> set[str]:
+    """The {field} names of a prompt (ValueError for bad braces)."""
+    return {name for _, name, _, _ in string.Formatter().parse(prompt) if name is not None}
+
+
 def _check_placeholders(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems) -> None:
-    path = base + ("prompt",)
+    for lang, prompt in variants(drill.prompt, "zh"):
+        _check_prompt(drill, prompt, base + ("prompt",) + ((lang,) if lang else ()), index, found)
+
+
+def _check_prompt(drill: Drill, prompt: str, path: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems) -> None:
     try:
-        parsed = list(string.Formatter().parse(drill.prompt))
+        parsed = list(string.Formatter().parse(prompt))
     except ValueError as exc:
         found.add(*index.locate(path), path, f"bad placeholder braces ({exc}); write {{{{ and }}}} for literal braces")
         return
@@ -314,3 +350,175 @@ def _check_references(question: Question, index: NodeIndex, found: _FileProblems
         for ordinal, brace in enumerate(re.finditer(r"\{\{", text)):
             if brace.start() not in starts:
                 found.add(*index.find_in(path, "{{", ordinal), path, "unclosed {{ (a reference is {{drill_id}})")
+
+
+_LANG_NAMES = {"en": "English", "zh": "Chinese"}
+
+
+def _check_languages(question: Question, index: NodeIndex, found: _FileProblems, complete: bool) -> None:
+    """Both languages of a field say the same numbers: the same {{drill}} references (and, in a prompt,
+    the same {placeholders}); in the bundled bank (`complete`) every field is written in both."""
+    from quizapp.content.schema import LangText
+
+    for path, value in localized_fields(question):
+        if complete:
+            have = languages_of(value, question.lang)
+            missing = [lang for lang in ("en", "zh") if lang not in have]
+            if missing:
+                names = " and ".join(_LANG_NAMES[m] for m in missing)
+                written = ", ".join(_LANG_NAMES[h] for h in sorted(have)) or "nothing"
+                found.add(*index.locate(path), path, f"only {written} given; the bundled bank needs the {names} too "
+                                                     "(write {en: ..., zh: ...})")
+        if not isinstance(value, LangText) or value.en is None or value.zh is None:
+            continue
+        if path[0] == "drills" and path[-1] == "prompt":
+            try:
+                en, zh = prompt_placeholders(value.en), prompt_placeholders(value.zh)
+            except ValueError:
+                continue  # reported by the placeholder check
+            kind = "placeholder"
+            show = "{{{}}}"
+        else:
+            en = {m.group(1).strip() for m in REFERENCE.finditer(value.en)}
+            zh = {m.group(1).strip() for m in REFERENCE.finditer(value.zh)}
+            kind = "reference"
+            show = "{{{{{}}}}}"
+        for name in sorted(en - zh):
+            found.add(*index.locate(path + ("zh",)), path + ("zh",),
+                      f"{kind} {show.format(name)} is in the English but not in the Chinese; both must say the same numbers")
+        for name in sorted(zh - en):
+            found.add(*index.locate(path + ("en",)), path + ("en",),
+                      f"{kind} {show.format(name)} is in the Chinese but not in the English; both must say the same numbers")
+
+
+def check_key_points(question: Question, index: NodeIndex, found: _FileProblems, calc: Calculator,
+                     complete: bool) -> None:
+    """Key points: ids, aliases that compile, numbers that name a drill; in the bundled bank
+    (`complete`) their count, and that the standard answers cover them (docs/content.md)."""
+    from quizapp.content.keypoints import FOLLOWUP_POINTS, QUESTION_POINTS, compiled
+
+    groups = [(("key_points",), question.key_points, QUESTION_POINTS, None)]
+    groups += [(("followups", i, "key_points"), f.key_points, FOLLOWUP_POINTS, f.id) for i, f in enumerate(question.followups)]
+    drills = {d.id: d for d in question.drills}
+    for base, points, (fewest, most), _ in groups:
+        seen: set[str] = set()
+        for i, point in enumerate(points):
+            where = base + (i,)
+            if point.id in seen:
+                found.add(*index.locate(where + ("id",)), where + ("id",), f"duplicate key point id {point.id!r} here")
+            seen.add(point.id)
+            if point.match is not None:
+                for lang in ("en", "zh"):
+                    for j, pattern in enumerate(getattr(point.match, lang)):
+                        try:
+                            compiled(pattern)
+                        except re.error as exc:
+                            path = where + ("match", lang, j)
+                            found.add(*index.locate(path), path, f"alias {pattern!r} is not a valid regular expression: {exc}")
+            if point.number is not None:
+                drill = drills.get(point.number.drill)
+                path = where + ("number", "drill")
+                if drill is None:
+                    choices = ", ".join(drills) or "this question has no drills"
+                    found.add(*index.locate(path), path, f"no drill {point.number.drill!r}"
+                              f"{_did_you_mean(point.number.drill, drills)} (drills: {choices})")
+                elif point.number.term is not None:
+                    term_path = where + ("number", "term")
+                    if point.number.term not in reference_terms():
+                        found.add(*index.locate(term_path), term_path, f"unknown term {point.number.term!r}"
+                                  f"{_did_you_mean(point.number.term, reference_terms())}")
+                    else:
+                        try:
+                            calc.value(base_options(drill), point.number.term)
+                        except SetupError as exc:
+                            found.add(*index.locate(term_path), term_path, f"the drill's setup cannot produce "
+                                      f"{point.number.term!r}: {exc}")
+        if not complete and base == ("key_points",) and not points:
+            found.warn(*index.locate(("answer",)), ("key_points",), "no key points: this question is self-rated "
+                       "without a checklist (add key_points, docs/content.md)")
+        if complete and not fewest <= len(points) <= most:
+            what = "the question" if base == ("key_points",) else "a follow-up"
+            found.add(*index.locate(base), base, f"{len(points)} key points; {what} of the bundled bank has "
+                                                 f"{fewest}-{most} (what an interviewer listens for)")
+    if complete and not found.errors():
+        _check_coverage(question, index, found, groups)
+
+
+def _check_coverage(question: Question, index: NodeIndex, found: _FileProblems, groups) -> None:
+    """Each language's standard answer (and each follow-up's) covers >= 80 % of its points and every
+    must-have one; a point that the answer does not reach is named."""
+    from quizapp.content.drills import render_text
+    from quizapp.content.keypoints import GOOD_COVERAGE, cover
+    from quizapp.content.localize import localize
+
+    for lang in ("en", "zh"):
+        local = localize(question, lang)
+        for base, points, _, followup_id in groups:
+            if not points:
+                continue
+            if followup_id is None:
+                text, where = local.answer, ("answer",)
+            else:
+                item = next(f for f in local.followups if f.id == followup_id)
+                text, where = item.a, base[:2] + ("a",)
+            result = cover(local, points, render_text(local, text))
+            missed = [p for p in result.points if not p.covered]
+            if result.fraction < GOOD_COVERAGE or not result.musts_covered:
+                names = ", ".join(f"{p.id}{' (must)' if p.must else ''}" for p in missed)
+                found.add(*index.locate(where + (lang,)), where + (lang,),
+                          f"this answer covers {result.covered} of its {result.total} key points "
+                          f"({result.fraction:.0%}; needs 80 % and every must-have point); not reached: {names}")
+            elif missed:
+                found.warn(*index.locate(where + (lang,)), where + (lang,), "no alias reaches key point(s) "
+                           + ", ".join(p.id for p in missed) + " in this answer")
+
+
+def check_conventions(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems,
+                      expected: float, complete: bool = True) -> None:
+    """Section 19's drill checks, for each convention the drill does not accept: one that moves the
+    value beyond the tolerance while a prompt does not say which side it takes (a defensible answer
+    would be marked wrong), and one whose value lies inside the tolerance but more than half of it
+    away (the drill cannot teach the difference, and a candidate's rounding decides). A convention
+    that moves the answer by less than half the tolerance is not reported: both answers pass, as an
+    interviewer would let both pass. Errors in the bundled bank (`complete`), warnings in a user's own
+    question (it still loads and grades by its prompt's convention)."""
+    from quizapp.content.conventions import names_convention
+    from quizapp.memory.conventions import CONVENTIONS, convention_value
+    from quizapp.memory.quantities import format_quantity
+
+    tolerance = drill.parsed_tolerance
+    options = base_options(drill)
+    report = found.add if complete else found.warn
+    for name in CONVENTIONS:
+        if name in drill.accept:
+            continue
+        under = convention_value(options, drill.ask, name)
+        if under is None or abs(under - expected) <= 1e-9 * max(abs(expected), 1e-30):
+            continue
+        shown = format_quantity(under, drill.unit, 3)
+        right = format_quantity(expected, drill.unit, 3)
+        prompts = list(variants(drill.prompt, "zh"))
+        if tolerance.within(under, expected):
+            # Both readings pass. Harmless while the convention moves the answer little; past half the
+            # band, whether a candidate under it passes depends on how they round: say so.
+            if not tolerance.within(under, expected, scale=0.5):
+                report(*index.locate(base + ("tolerance",) if "tolerance" in drill.model_fields_set else base), base,
+                          f"under the {name} convention the answer is {shown}, inside this drill's tolerance "
+                          f"({tolerance.text}) of {right} but more than half of it away: the drill cannot teach the "
+                          f"difference; tighten the tolerance, change the setup or add `accept: [{name}]`")
+            continue
+        for lang, prompt in prompts:
+            if not names_convention(prompt, name):
+                where = base + ("prompt",) + ((lang,) if lang else ())
+                report(*index.locate(where), where,
+                          f"under the {name} convention the answer is {shown}, not {right}, and this prompt does not "
+                          f"say which it takes: state it (e.g. {_CONVENTION_HINT[name]}) or add `accept: [{name}]`")
+
+
+_CONVENTION_HINT = {
+    "causal": "'count the full attention, no causal halving'",
+    "6n": "'use 6N plus the attention term'",
+    "fp32-grads": "'bf16 gradients, 16 bytes/param'",
+    "no-embeddings": "'including the embeddings'",
+    "line-rate": "'at an achieved 40 GB/s'",
+}

@@ -142,6 +142,8 @@ def evaluate(setup: Setup, ask: str, adjust: Adjust = NO_ADJUST) -> float:
     if ask == "step_time":
         return step_time(setup, setup.gpu)
     if ask == "params":
+        if not setup.embeddings:
+            return float(setup.model.params - embedding_params(setup.model))
         return float(setup.model.params)
     b = breakdown(setup, adjust)
     if ask == "trainable_params":
@@ -153,6 +155,16 @@ def evaluate(setup: Setup, ask: str, adjust: Adjust = NO_ADJUST) -> float:
     if ask == "headroom":
         return float(setup.gpu.capacity - setup.reserve - b.total)  # type: ignore[union-attr]
     return float(b.bytes_of(ask))
+
+
+def embedding_params(model) -> int:
+    """The token (and learned position) embeddings and an untied LM head: what Kaplan's N leaves out."""
+    if not model.has_shape:
+        raise SetupError("embeddings", "a bare parameter count has no embedding matrix to leave out; give a shape or preset")
+    count = model.vocab * model.hidden * (1 if model.tied else 2)
+    if model.positions:
+        count += model.positions * model.hidden
+    return count
 
 
 def solution_setup(setup: Setup, ask: str, value: float) -> Setup:

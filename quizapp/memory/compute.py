@@ -28,13 +28,18 @@ def attention_flops_per_token(model: ModelSpec, seq: int) -> int:
     return 4 * model.layers * model.heads * model.head_dim * seq
 
 
+def attention_share(setup: Setup) -> float:
+    """What share of PaLM's full attention count a setup counts (section 19): 1, 0.5 causal, 0 for 6N."""
+    return {"full": 1.0, "causal": 0.5, "none": 0.0}[setup.attention_flops]
+
+
 def flops_per_token(setup: Setup) -> float:
     """Executed FLOPs per token. Training: 6·N + 12·L·a·d·s (PaLM appendix B; 12·L·h·s when a·d = h),
     + 2·N + 4·L·a·d·s with full recomputation (one more forward). Inference: one forward pass,
     2·N + 4·L·a·d·s. N is the active parameter count; a bare count has no attention term."""
     m = setup.model
     n = m.active_params if m.has_shape else m.params
-    attention = attention_flops_per_token(m, setup.seq)
+    attention = attention_flops_per_token(m, setup.seq) * attention_share(setup)
     if not setup.training:
         return float(2 * n + attention)
     flops = 6 * n + 3 * attention

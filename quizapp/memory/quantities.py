@@ -143,6 +143,16 @@ _FOLDED_ALIASES = {
     "卡": "GPUs",
     "count": "params",
     "个": "params",
+    # what an answer counts in words ("about 60 sequences", "约 60 条序列"): a plain count
+    "sequences": "count",
+    "sequence": "count",
+    "seqs": "count",
+    "requests": "count",
+    "request": "count",
+    "条序列": "count",
+    "个序列": "count",
+    "条请求": "count",
+    "条": "count",
     "thousand": "K",
     "千": "K",
     "million": "M",
@@ -208,6 +218,10 @@ _FOLDED_ALIASES = {
     "gb/s": "GB/s",
     "tb/s": "TB/s",
     "gib/s": "GiB/s",
+    # percentages in words
+    "percent": "%",
+    "per cent": "%",
+    "pct": "%",
     # plain numbers
     "bytes/param": "x",
     "bytes/parameter": "x",
@@ -284,6 +298,8 @@ def _normalise(text: str) -> str:
 
 
 def _strip_approx(text: str) -> str:
+    if text.startswith("百分之"):  # 百分之37.5 is 37.5%
+        text = text[3:].lstrip() + "%"
     changed = True
     while changed and text:
         changed = False

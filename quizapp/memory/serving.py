@@ -221,14 +221,19 @@ def serving_figures(setup) -> Serving:
     eff = setup.bandwidth_efficiency
     one_expert = stored.per_expert
     attn = attention_flops(setup)
+    from quizapp.memory.compute import attention_share
+
+    # A decode step attends to the whole context whatever the mask; the causal convention halves prefill.
+    decode_attn = 0 if setup.attention_flops == "none" else attn
+    prefill_attn = attn * attention_share(setup)
     decode_w = routed_weight_bytes(w, one_expert, m.experts, m.moe_layers, setup.batch, m.top_k)
     prefill_w = routed_weight_bytes(w, one_expert, m.experts, m.moe_layers, setup.batch * setup.prompt_tokens,
                                     m.top_k)
     decode = decode_roofline(weight_read_bytes=decode_w, kv_bytes_per_token=kv, batch=setup.batch,
-                             context=setup.seq, active_params=n_active, attention_flops_per_token=attn, tp=t,
+                             context=setup.seq, active_params=n_active, attention_flops_per_token=decode_attn, tp=t,
                              peak_flops=peak, bandwidth=gpu.mem_bandwidth, bandwidth_efficiency=eff)
     prefill = prefill_roofline(weight_read_bytes=prefill_w, batch=setup.batch, prompt=setup.prompt_tokens,
-                               active_params=n_active, attention_flops_per_token=attn, tp=t, peak_flops=peak,
+                               active_params=n_active, attention_flops_per_token=prefill_attn, tp=t, peak_flops=peak,
                                mfu=setup.mfu, bandwidth=gpu.mem_bandwidth, bandwidth_efficiency=eff)
     critical = critical_batch(peak_flops=peak, bandwidth=gpu.mem_bandwidth, weight_bytes=w, active_params=n_active,
                               tp=t, bandwidth_efficiency=eff)

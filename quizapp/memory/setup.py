@@ -33,6 +33,9 @@ WEIGHT_FORMATS = ("bf16", "fp16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4",
 WEIGHT_DTYPES = ("16-bit", "int8", "int4", "nf4")  # the old `weights_dtype` names, still accepted
 KV_DTYPES = ("bf16", "fp16", "fp8", "int8", "int4")
 COMPUTES = ("bf16", "fp8")
+# How attention FLOPs are counted (section 19's conventions): PaLM's full count, halved by the causal
+# mask, or left out (the 6N rule of thumb).
+ATTENTION_COUNTS = ("full", "causal", "none")
 
 OPTION_KEYS = (
     "model", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "style", "tied", "positions",
@@ -45,6 +48,8 @@ OPTION_KEYS = (
     "weights", "group_size", "tp", "pp", "ep", "sp", "microbatches", "interleave", "link_bandwidth",
     "kv_block", "gpu_util", "bandwidth_efficiency", "prompt", "group", "critic_model", "reward_model",
     "rollout_batch", "tokens_per_s", "train_tokens", "compute", "lora_dropout",
+    # Part III (section 19): the conventions an interviewer accepts
+    "attention_flops", "embeddings",
 )
 SHAPE_INT_KEYS = ("head_dim", "experts", "top_k", "expert_ffn", "shared_experts", "shared_ffn", "dense_layers",
                   "q_lora_rank", "kv_lora_rank", "qk_nope_dim", "qk_rope_dim", "v_head_dim")
@@ -139,6 +144,8 @@ class Setup:
     tokens_per_s: float | None = None  # measured training throughput (all GPUs) for the MFU ask
     train_tokens: int | None = None  # D training tokens for the budget and days asks
     compute: str = "bf16"  # peak FLOPs: bf16 or the preset's fp8
+    attention_flops: str = "full"  # attention FLOPs: full (PaLM), causal (halved), none (6N)
+    embeddings: bool = True  # the `params` ask counts the embedding and LM-head matrices (False: Kaplan's N)
 
     def __post_init__(self) -> None:
         _check_choice("method", self.method, METHODS)
@@ -153,6 +160,7 @@ class Setup:
         _check_choice("weights", _canonical(self, "weights", LEGACY_WEIGHTS), WEIGHT_FORMATS)
         _check_choice("kv_dtype", _canonical(self, "kv_dtype", {"16-bit": "bf16"}), KV_DTYPES)
         _check_choice("compute", self.compute, COMPUTES)
+        _check_choice("attention_flops", self.attention_flops, ATTENTION_COUNTS)
         if self.grads not in (16, 32):
             raise SetupError("grads", f"expected 16 or 32, got {self.grads!r}")
         if self.precision == "fp32" and self.grads != 32:
@@ -557,6 +565,7 @@ def setup_from_options(options: Mapping[str, object]) -> Setup:
         "method": METHODS, "precision": PRECISIONS, "optimizer": OPTIMIZERS, "recompute": RECOMPUTES,
         "attention": ATTENTIONS, "loss": LOSSES, "impl": IMPLS, "offload": OFFLOADS,
         "lora_targets": LORA_TARGETS, "weights": WEIGHT_FORMATS, "kv_dtype": KV_DTYPES, "compute": COMPUTES,
+        "attention_flops": ATTENTION_COUNTS,
     }
     if "weights" in given and "weights_dtype" in given:
         raise SetupError("weights_dtype", "the old name of weights; expected one of them, not both")
@@ -594,7 +603,7 @@ def setup_from_options(options: Mapping[str, object]) -> Setup:
         if raw not in ("0", "1", "2", "3"):
             raise SetupError("zero", f"expected a ZeRO stage 0 | 1 | 2 | 3, got {given['zero']!r}")
         kwargs["zero"] = int(raw)
-    for key in ("double_quant", "sp"):
+    for key in ("double_quant", "sp", "embeddings"):
         if key in given:
             kwargs[key] = _bool(key, given[key])
     if "gpu" in given:

@@ -108,9 +108,10 @@ def training_tokens_per_s(setup) -> float:
 
 def attention_budget_per_token(setup) -> int:
     """Section 16's attention term per training token, 0 without a shape."""
-    from quizapp.memory.compute import attention_flops_per_token
+    from quizapp.memory.compute import attention_flops_per_token, attention_share
 
-    return 3 * attention_flops_per_token(setup.model, setup.seq)  # forward + backward (2x): 12·L·a·d·s
+    # forward + backward (2x): 12·L·a·d·s, halved by the causal convention, none under 6N
+    return int(3 * attention_flops_per_token(setup.model, setup.seq) * attention_share(setup))
 
 
 def setup_compute_budget(setup) -> float:

@@ -86,9 +86,10 @@ def card_labels(bank: Bank) -> dict[str, str]:
     """card_id -> the one line a card list shows: the question's title, a follow-up's question or a
     drill's prompt (filled from its base setup), rendered like review shows them and folded to one line."""
     from quizapp.content.drills import base_options, fill_prompt
+    from quizapp.content.localize import shown
 
     labels: dict[str, str] = {}
-    for q in bank.questions:
+    for q in map(shown, bank.questions):  # a bank as loaded: each question in its own language
         labels[CardId.question(q.id).format()] = safe_render(q, q.title)
         for f in q.followups:
             labels[CardId(q.id, CardKind.FOLLOWUP, f.id).format()] = safe_render(q, f.q)

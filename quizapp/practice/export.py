@@ -21,6 +21,20 @@ from quizapp.words import say
 
 MODEL_ID = 1_640_152_739  # fixed for ever: Anki matches notes of a re-import by model and guid
 DECK_NAME = "quizapp"
+# One deck per language (docs/srs.md): the Chinese deck keeps the name and guids of the exports made
+# when the bank was Chinese only, so re-importing it updates those notes; the English one is its own.
+DECK_NAMES = {"zh": DECK_NAME, "en": "quizapp (English)"}
+
+
+def deck_name(lang: str) -> str:
+    return DECK_NAMES.get(lang, DECK_NAME)
+
+
+def note_guid(card_id: str, lang: str) -> str:
+    """The note's guid: stable per card and language, so the two language decks never collide."""
+    import genanki
+
+    return genanki.guid_for("quizapp", card_id) if lang == "zh" else genanki.guid_for("quizapp", lang, card_id)
 FIELDS = ("CardId", "Kind", "Topic", "Question", "Answer", "Solution", "Followups", "Mistakes")
 CSS = """.card { font-family: sans-serif; font-size: 18px; text-align: left; }
 table { border-collapse: collapse; margin: 0.5em 0; }
@@ -143,8 +157,9 @@ def notes_for(bank, card_ids: Iterable[str] | None = None, lang: str = "en") -> 
     return out
 
 
-def write_apkg(notes: Sequence[ExportedNote], path: Path, deck_name: str = DECK_NAME) -> None:
-    """Write `notes` as an Anki package at `path` (a new file; an existing one is never replaced)."""
+def write_apkg(notes: Sequence[ExportedNote], path: Path, lang: str = "zh") -> None:
+    """Write `notes` (in `lang`) as that language's Anki deck at `path` (a new file; an existing one is
+    never replaced)."""
     import os
 
     import genanki
@@ -158,10 +173,11 @@ def write_apkg(notes: Sequence[ExportedNote], path: Path, deck_name: str = DECK_
             "afmt": "{{FrontSide}}<hr id=answer>{{Answer}}{{Solution}}{{Followups}}{{Mistakes}}",
         }],
         css=CSS, sort_field_index=0)
-    deck = genanki.Deck(stable_id(f"deck:{deck_name}"), deck_name)
+    name = deck_name(lang)
+    deck = genanki.Deck(stable_id(f"deck:{name}"), name)
     for note in notes:
         deck.add_note(genanki.Note(model=model, fields=list(note.fields), tags=list(note.tags),
-                                   guid=genanki.guid_for("quizapp", note.card_id)))
+                                   guid=note_guid(note.card_id, lang)))
     path = Path(path)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     genanki.Package(deck).write_to_file(str(tmp))

@@ -268,11 +268,49 @@ def record_answer(store, bank: Bank | None, item_id: int, draft: str, elapsed_s:
     if item is None or item.id != item_id:
         item = _find_item(store, item_id)
     graded = grade_answer(bank, item, draft) if item.kind is CardKind.DRILL else None
+    checklist = item_checklist(bank, item, draft)
+    points = dict(checklist.ticked) if checklist is not None else None
+    rating = checklist.suggested if checklist is not None and _strict(store, item.session_id) else None
     stored = records.record_answer(store, item_id, draft=draft, elapsed_s=elapsed_s,
-                                   session_elapsed_s=session_elapsed_s, auto_advanced=auto_advanced, graded=graded)
+                                   session_elapsed_s=session_elapsed_s, auto_advanced=auto_advanced, graded=graded,
+                                   points=points, rating=rating)
     if stored is None:
         raise MockError(f"no mock item {item_id}")
     return stored
+
+
+def item_checklist(bank: Bank | None, item: StoredItem, draft: str | None = None):
+    """The key-point checklist of a self-graded item (None for a drill, or a card without points): the
+    ticks stored for it, else what `draft` (default: its stored draft) covers."""
+    from quizapp.practice.cards import resolve_card
+    from quizapp.practice.checklist import checklist_for
+
+    if bank is None or item.kind is CardKind.DRILL:
+        return None
+    content = resolve_card(bank, item.card_id)
+    if content is None:
+        return None
+    checklist = checklist_for(content, item.draft if draft is None else draft)
+    if checklist is not None and item.points and draft is None:
+        checklist.ticked.update({k: v for k, v in item.points.items() if k in checklist.ticked})
+    return checklist
+
+
+def set_points(store, bank: Bank | None, item: StoredItem, ticked: Mapping[str, bool]):
+    """The debrief's ticks for `item`; in strict mode its rating follows the coverage's suggestion.
+    Returns the checklist as it now is (None when the item has no key points)."""
+    checklist = item_checklist(bank, item)
+    if checklist is None:
+        return None
+    checklist.ticked.update({k: bool(v) for k, v in ticked.items() if k in checklist.ticked})
+    strict = _strict(store, item.session_id)
+    records.set_points(store, item.id, checklist.ticked, checklist.suggested if strict else None)
+    return checklist
+
+
+def _strict(store, session_id: int) -> bool:
+    session = records.load_session_row(store, session_id)
+    return bool(session is not None and session.strict)
 
 
 def _find_item(store, item_id: int) -> StoredItem:
@@ -356,7 +394,7 @@ def apply_ratings(store, session_id: int) -> int:
         if item.applied_rating is not None or not record.goes_to_schedule(item) or item.card_id not in schedulable:
             continue
         store.review(item.card_id, item.rating, duration_ms=int(item.elapsed_s * 1000), mode=Mode.MOCK,
-                     answer=item.draft or None, verdict=item.verdict, mistake=item.mistake_id,
+                     answer=item.draft or None, verdict=item.verdict, mistake=item.mistake_id, points=item.points,
                      also=records.mark_applied(item.id, item.rating))
         applied += 1
     records.mark_session_applied(store, session_id)

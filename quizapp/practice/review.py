@@ -20,6 +20,7 @@ from quizapp.vocab import CardKind, Mode, Rating
 
 if TYPE_CHECKING:
     from quizapp.clock import Clock
+    from quizapp.practice.checklist import Checklist
     from quizapp.content import Bank, DrillVariant, Grade
     from quizapp.store import Store
 
@@ -75,6 +76,7 @@ class ReviewSession:
         self.tally = SessionTally(mode=self.mode, topic=topic, started=clock.monotonic())
         self.current: CardView | None = None
         self.grade: Grade | None = None
+        self.checklist: Checklist | None = None  # the key points of the revealed self-graded card
         self._shown_at = clock.monotonic()
         self._cram: list[str] = []
         self._cram_total = 0
@@ -98,14 +100,30 @@ class ReviewSession:
         self.grade = grade(card.variant, card.content.drill, answer)
         return self.grade
 
+    def reveal(self, answer: str | None = None) -> Checklist | None:
+        """The card is revealed: its key-point checklist, pre-ticked with what `answer` covers (None for a
+        drill or a card without points; then the rating is by feel alone, as before)."""
+        from quizapp.practice.checklist import checklist_for
+
+        self.checklist = checklist_for(self._shown().content, answer)
+        return self.checklist
+
+    def toggle_point(self, index: int) -> Checklist | None:
+        """Tick or untick point `index` of the revealed card's checklist."""
+        if self.checklist is not None:
+            self.checklist.toggle(index)
+        return self.checklist
+
     def rate(self, rating: Rating, answer: str | None = None) -> Shown:
         """Record the rating of the card shown (with the typed answer and the drill's grade) and move on."""
         card = self._shown()
         rating = Rating(rating)
         graded = self.grade if self.grade is not None and self.grade.verdict.graded else None
         duration_ms = max(int((self.clock.monotonic() - self._shown_at) * 1000), 0)
+        ticks = dict(self.checklist.ticked) if self.checklist is not None else None
         self.store.review(card.card_id, rating, duration_ms=duration_ms, mode=self.mode, answer=answer,
-                          verdict=graded.verdict if graded else None, mistake=graded.mistake_id if graded else None)
+                          verdict=graded.verdict if graded else None, mistake=graded.mistake_id if graded else None,
+                          points=ticks)
         if self.mode is Mode.CRAM and self._cram and self._cram[0] == card.card_id:
             self._cram.pop(0)
             self._cram_done += 1
@@ -132,7 +150,9 @@ class ReviewSession:
         from the new text (or the next one if it is gone). `typed` goes back in the answer box."""
         from quizapp.content import load_bank
 
-        self.bank = load_bank(content_dirs)
+        fresh = load_bank(content_dirs)
+        lang = getattr(self.bank, "lang", None)  # a bank shown in one language stays in it
+        self.bank = fresh.localized(lang) if lang else fresh
         self.store.sync(self.bank.cards())
         content = resolve_card(self.bank, self.current.card_id) if self.current is not None else None
         if content is None:
@@ -177,6 +197,7 @@ class ReviewSession:
     def _finish(self) -> SessionSummary:
         self.current = None
         self.grade = None
+        self.checklist = None
         return self.summary()
 
     def _show(self, content: CardContent, variant: DrillVariant | None = None, typed: str | None = None) -> CardView:
@@ -199,5 +220,6 @@ class ReviewSession:
             progress = replace(progress, due=left.learning + left.review, new=left.new)
         self.current = CardView(content, progress, variant, variant_error, intervals, typed)
         self.grade = None
+        self.checklist = None
         self._shown_at = self.clock.monotonic()
         return self.current

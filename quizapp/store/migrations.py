@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from sqlalchemy.engine import Connection
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 Migration = Callable[[Connection], None]
 
@@ -52,4 +52,15 @@ def to_version_2(conn: Connection) -> None:
     wrong_answers_index(conn)
 
 
-MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: to_version_2})
+def to_version_3(conn: Connection) -> None:
+    """2 -> 3: the key points each self-graded answer covered (review_point, tables.py), so history
+    keeps what was covered, created here with its indexes as create_all would make them; and the
+    debrief's ticks of a mock item (mock_item.points)."""
+    from quizapp.store.tables import ReviewPoint
+
+    ReviewPoint.__table__.create(conn, checkfirst=True)
+    if "points" not in _columns(conn, "mock_item"):  # the debrief's ticks of a mock item
+        conn.exec_driver_sql("ALTER TABLE mock_item ADD COLUMN points VARCHAR")
+
+
+MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: to_version_2, 2: to_version_3})

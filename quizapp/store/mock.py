@@ -9,7 +9,8 @@ drill's misconception is kept as its id and named when shown.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import datetime
@@ -97,6 +98,7 @@ class StoredItem:
     rating: Rating | None
     to_schedule: bool | None
     applied_rating: Rating | None
+    points: dict[str, bool] | None = None  # key point id -> ticked (self-graded items with key points)
 
 
 @dataclass(frozen=True)
@@ -160,7 +162,18 @@ def _item_row(row) -> StoredItem:
     for name, kind in (("verdict", Verdict), ("rating", Rating), ("applied_rating", Rating)):
         if values[name] is not None:
             values[name] = kind(values[name])
+    values["points"] = _points(values["points"])
     return StoredItem(**values)
+
+
+def _points(stored: str | None) -> dict[str, bool] | None:
+    if not stored:
+        return None
+    try:
+        data = json.loads(stored)
+    except ValueError:
+        return None
+    return {str(k): bool(v) for k, v in data.items()} if isinstance(data, dict) else None
 
 
 # --- writing -------------------------------------------------------------------------------------
@@ -192,8 +205,11 @@ def save_draft(store, item_id: int, draft: str, elapsed_s: float, session_elapse
 
 
 def record_answer(store, item_id: int, *, draft: str, elapsed_s: float, session_elapsed_s: float,
-                  auto_advanced: bool, graded: GradedAnswer | None = None) -> StoredItem | None:
-    """Store one answered step (None if there is no such item); the last one answered completes the session."""
+                  auto_advanced: bool, graded: GradedAnswer | None = None,
+                  points: Mapping[str, bool] | None = None, rating: Rating | None = None) -> StoredItem | None:
+    """Store one answered step (None if there is no such item); the last one answered completes the session.
+    `points`: a self-graded item's key points as the answer covered them; `rating`: one set for it
+    already (strict mode takes the coverage's suggestion)."""
     now = store.clock.now()
     with _writing(store) as conn:
         session_id = conn.execute(select(ITEM.c.session_id).where(ITEM.c.id == item_id)).scalar()
@@ -204,6 +220,10 @@ def record_answer(store, item_id: int, *, draft: str, elapsed_s: float, session_
             values.update(verdict=graded.verdict, rating=graded.rating, value=graded.value,
                           expected=graded.expected, expected_display=graded.expected_display,
                           mistake_id=graded.mistake_id)
+        if points is not None:
+            values["points"] = json.dumps(dict(points))
+        if rating is not None:
+            values["rating"] = rating
         conn.execute(update(ITEM).where(ITEM.c.id == item_id).values(**values))
         conn.execute(update(SESSION).where(SESSION.c.id == session_id).values(elapsed_s=session_elapsed_s))
         remaining = conn.execute(select(ITEM.c.id).where(ITEM.c.session_id == session_id,
@@ -226,6 +246,15 @@ def finish_session(store, session_id: int, session_elapsed_s: float | None = Non
 def set_rating(store, item_id: int, rating: Rating) -> None:
     with _writing(store) as conn:
         conn.execute(update(ITEM).where(ITEM.c.id == item_id).values(rating=rating))
+
+
+def set_points(store, item_id: int, points: Mapping[str, bool], rating: Rating | None = None) -> None:
+    """The debrief's ticks of a self-graded item (and, in strict mode, the rating they suggest)."""
+    values: dict[str, object] = {"points": json.dumps(dict(points))}
+    if rating is not None:
+        values["rating"] = rating
+    with _writing(store) as conn:
+        conn.execute(update(ITEM).where(ITEM.c.id == item_id).values(**values))
 
 
 def set_to_schedule(store, item_id: int, chosen: bool) -> None:
@@ -304,3 +333,10 @@ def latest_incomplete(store) -> int | None:
              .order_by(SESSION.c.started_at.desc(), SESSION.c.id.desc()).limit(1))
     with store.reading() as conn:
         return conn.execute(query).scalar()
+
+
+def load_session_row(store, session_id: int) -> StoredSession | None:
+    """One session's row alone (its settings: strict, topics...), without its items."""
+    with store.reading() as conn:
+        row = conn.execute(select(SESSION).where(SESSION.c.id == session_id)).mappings().first()
+    return _session_row(row) if row is not None else None

@@ -61,6 +61,8 @@ class MockItem(SQLModel, table=True):
     expected: float | None = None
     expected_display: str | None = None
     mistake_id: str | None = None  # the catalogue's id (named by quizapp.words when shown) or an extra mistake's label
+    # self-graded items with key points: JSON {point id: covered} (typed answers pre-ticked; schema version 3)
+    points: str | None = None
     # the debrief
     rating: int | None = None  # self-rating (drills: the grader's suggestion), fsrs Rating value
     to_schedule: bool | None = None  # None = the default (yes for misses)

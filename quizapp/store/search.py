@@ -2,7 +2,7 @@
 
     topic:T  tag:T  kind:question|followup|drill  is:due|new|learn|review|suspended|buried|leech
     flag:N  prop:ivl>N  prop:due<N  prop:lapses>N  prop:reps>N  prop:s>N  prop:d>N  prop:r<N
-    rated:N[:RATING]  mistake:ID  free text  "a phrase"  -negation  or  (grouping)
+    rated:N[:RATING]  mistake:ID  missed:POINT  free text  "a phrase"  -negation  or  (grouping)
 
 Terms side by side must all match (and); `or` binds looser than and. `*` in topic: and tag: values
 is a wildcard. Free text and tags live in the question bank, not the database: the caller passes a
@@ -34,7 +34,7 @@ from quizapp.store.tables import Card, ReviewLog
 if TYPE_CHECKING:
     from quizapp.store.store import Store
 
-KEYS = ("topic", "tag", "kind", "is", "flag", "prop", "rated", "mistake")
+KEYS = ("topic", "tag", "kind", "is", "flag", "prop", "rated", "mistake", "missed")
 KINDS = ("question", "followup", "drill")
 IS_VALUES = ("due", "new", "learn", "review", "suspended", "buried", "leech")
 PROPS = ("ivl", "due", "lapses", "reps", "s", "d", "r")
@@ -251,7 +251,7 @@ def _term(token: _Token) -> Term:
         raise SearchError("search.unknown_key", token.column, key=match.group(1), keys=", ".join(KEYS))
     if not value:
         raise SearchError("search.empty_value", at, key=key)
-    if key in ("topic", "tag", "mistake"):
+    if key in ("topic", "tag", "mistake", "missed"):
         return Term(key, value, token.column)
     if key == "kind":
         if value.lower() not in KINDS:
@@ -443,6 +443,16 @@ def _leaf(term: Term, ctx: _Context) -> ColumnElement:
                       .where(LOG.c.verdict == literal("wrong", String, literal_execute=True))
                       .group_by(LOG.c.card_id).subquery())
         return c.card_id.in_(select(last_wrong.c.card_id).where(last_wrong.c.mistake == value))
+    if key == "missed":
+        # cards whose last answer that recorded key point POINT left it uncovered (`*` a wildcard)
+        from quizapp.store.tables import ReviewPoint
+
+        points = ReviewPoint.__table__
+        pattern = value.lower()
+        chosen = points.c.point.like(_like(pattern), escape="\\") if "*" in pattern else points.c.point == pattern
+        last = (select(points.c.card_id, points.c.point, points.c.covered, func.max(points.c.id))
+                .where(chosen).group_by(points.c.card_id, points.c.point).subquery())
+        return c.card_id.in_(select(last.c.card_id).where(last.c.covered.is_(False)))
     name, op, number = value
     if name == "due":  # whole days from today's start to the due time: 0 = due today
         n = int(number)

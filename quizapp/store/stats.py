@@ -124,6 +124,17 @@ class MistakeCount:
 
 
 @dataclass(frozen=True)
+class PointCount:
+    """A key point of one card and how often self-graded answers of the window missed it."""
+
+    card_id: str
+    point: str
+    topic: str
+    missed: int
+    seen: int
+
+
+@dataclass(frozen=True)
 class Leech:
     """A card that lapsed often enough to be tagged a leech (and, like Anki, suspended)."""
 
@@ -165,6 +176,8 @@ class Statistics:
     leeches: tuple[Leech, ...]  # most lapses first
     mocks: tuple[MockScore, ...] = field(default=())  # newest first
     mocks_available: bool = True  # False when the mock-interview records cannot be read
+    points: tuple[PointCount, ...] = field(default=())  # key points missed most in the last 30 days
+    points_90: tuple[PointCount, ...] = field(default=())  # the same over 90 days
 
     def reviews_last(self, days: int) -> tuple[DayCount, ...]:
         return self.reviews[-days:]
@@ -333,6 +346,29 @@ def top_mistakes(store, limit: int = 10) -> list[MistakeCount]:
     return [MistakeCount(mid, int(count)) for mid, count in rows]
 
 
+def missed_points(store, days: int = 30, limit: int = 20) -> list[PointCount]:
+    """The key points missed most often by answers of the last `days` study days (reviews, cram and
+    mocks alike): most misses first, then the most often seen, then by card and point."""
+    from quizapp.store.tables import ReviewPoint
+
+    points = ReviewPoint.__table__
+    start = study_days_back(store, days)[0][0]
+    missed = func.sum(case((points.c.covered.is_(False), 1), else_=0)).label("missed")
+    seen = func.count().label("seen")
+    query = (
+        select(points.c.card_id, points.c.point, CARD.c.topic, missed, seen)
+        .select_from(points.join(LOG, LOG.c.id == points.c.review_id).join(CARD, CARD.c.card_id == points.c.card_id))
+        .where(LOG.c.reviewed_at >= start)
+        .group_by(points.c.card_id, points.c.point, CARD.c.topic)
+        .having(missed > 0)
+        .order_by(missed.desc(), seen.desc(), points.c.card_id, points.c.point)
+        .limit(limit)
+    )
+    with store.reading() as conn:
+        rows = conn.execute(query).all()
+    return [PointCount(r.card_id, r.point, r.topic, int(r.missed), int(r.seen)) for r in rows]
+
+
 def leeches(store) -> list[Leech]:
     """Leech-tagged cards still in the bank, most lapses first."""
     query = (
@@ -384,11 +420,14 @@ def collect(store) -> Statistics:
         leeches=tuple(leeches(store)),
         mocks=tuple(mocks),
         mocks_available=available,
+        points=tuple(missed_points(store, 30)),
+        points_90=tuple(missed_points(store, 90)),
     )
 
 
-def to_json(stats: Statistics) -> dict:
-    """The figures as plain JSON values (dates ISO 8601, rates as fractions or null)."""
+def to_json(stats: Statistics, days: int = 30) -> dict:
+    """The figures as plain JSON values (dates ISO 8601, rates as fractions or null); `points` are
+    the key points missed most over the last `days` (30 or 90)."""
 
     def iso(value):
         return value.isoformat() if value is not None else None
@@ -412,4 +451,6 @@ def to_json(stats: Statistics) -> dict:
         "mistakes": [asdict(m) for m in stats.mistakes],
         "leeches": [{**asdict(x), "last_review": iso(x.last_review)} for x in stats.leeches],
         "mock_sessions": [{**asdict(m), "started": iso(m.started)} for m in stats.mocks],
+        "points": [{"card_id": p.card_id, "point": p.point, "topic": p.topic, "missed": p.missed, "seen": p.seen}
+                   for p in (stats.points_90 if days == 90 else stats.points)],
     }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
@@ -32,7 +32,7 @@ from quizapp.store.errors import StoreError, database_error
 from quizapp.store.new_order import MIXED, OrderCard, mixed_ranks
 from quizapp.store.records import CardRow, Counts, SyncReport, TodayProgress
 from quizapp.store.scheduling import fuzz_rng, make_scheduler, to_fsrs
-from quizapp.store.tables import Card, Meta, ReviewLog
+from quizapp.store.tables import Card, Meta, ReviewLog, ReviewPoint
 from quizapp.vocab import Mode, Verdict
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 CARD = Card.__table__
 LOG = ReviewLog.__table__
+POINTS = ReviewPoint.__table__
 META = Meta.__table__
 
 SCHEDULED_MODES = tuple(mode for mode in Mode if mode.scheduled)  # cram never touches the schedule
@@ -688,9 +689,11 @@ class Store:
 
     def review(self, card_id: str, rating: Rating, *, duration_ms: int, mode: Mode = Mode.REVIEW,
                answer: str | None = None, verdict: Verdict | None = None, mistake: str | None = None,
+               points: Mapping[str, bool] | None = None,
                also: Callable[[Connection], object] | None = None) -> CardRow:
         """Record one answer in one transaction and return the card as it is now.
 
+        `points` (key point id -> covered) are stored with the answer (review_point).
         `also(conn)`, if given, runs inside that same transaction (a mock interview marks its item as
         applied there, so a crash can never log one rating twice).
 
@@ -742,6 +745,9 @@ class Store:
                 prev_state=row.state, prev_reps=row.reps, card_before=json.dumps(before),
                 buried_siblings=json.dumps(buried)))
             log_id = inserted.inserted_primary_key[0]
+            if points:
+                conn.execute(insert(POINTS), [{"review_id": log_id, "card_id": card_id, "point": str(point),
+                                               "covered": bool(covered)} for point, covered in points.items()])
             if also is not None:
                 also(conn)
         self._undo_stack.append(log_id)
@@ -781,6 +787,7 @@ class Store:
                                 for sibling, (old, new) in json.loads(log["buried_siblings"]).items()]
                     if siblings:
                         conn.execute(UNBURY, siblings)
+                conn.execute(POINTS.delete().where(POINTS.c.review_id == log_id))
                 conn.execute(LOG.delete().where(LOG.c.id == log_id))
                 return log["card_id"]
         return None

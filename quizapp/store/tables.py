@@ -65,6 +65,23 @@ class ReviewLog(SQLModel, table=True):
     buried_siblings: str = "{}"  # JSON: sibling card_id -> [buried_until before, buried_until set]
 
 
+class ReviewPoint(SQLModel, table=True):
+    """One key point of a self-graded answer: whether the answer covered it (ticked in review or the
+    debrief). Written with its review_log row, deleted with it by undo (schema version 3)."""
+
+    __tablename__ = "review_point"
+    __table_args__ = (
+        Index("ix_review_point_review", "review_id"),
+        Index("ix_review_point_missed", "point", "covered", "card_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    review_id: int = Field(foreign_key="review_log.id")
+    card_id: str  # the review's card (denormalised: statistics and `missed:` group by it)
+    point: str  # the key point's id (quizapp.content.schema.KeyPoint.id)
+    covered: bool
+
+
 class Meta(SQLModel, table=True):
     """Key/value facts about the file: schema_version, and settings under "setting:<name>" (JSON)."""
 

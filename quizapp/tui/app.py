@@ -81,6 +81,20 @@ class QuizApp(App[None]):
         except InvalidThemeError:  # an unknown stored theme name falls back to dark
             self.theme = DARK_THEME
 
+    @property
+    def bank(self):
+        """The bank with its questions in the current language (content follows the UI language)."""
+        from quizapp.content.localize import localized
+
+        self._bank = localized(self._bank, self.settings.lang)  # the same object while the language stays
+        return self._bank
+
+    @bank.setter
+    def bank(self, bank) -> None:
+        from quizapp.content.localize import localized
+
+        self._bank = localized(bank, self.settings.lang)
+
     def on_mount(self) -> None:
         self.call_after_refresh(self._warm_up)
 

@@ -170,6 +170,10 @@ TEXT = {
     "validate.cli.path_problem": ("{reason}: {path}", "{reason}：{path}"),
     "validate.cli.counts": ("{questions} questions, {cards} cards, {drills} drills",
                             "{questions} 道题、{cards} 张卡片、{drills} 道计算题"),
+    "points.cli.bad_id": ("{card}: expected a question id or QID/followup/FID", "{card}：应为题目 id 或 QID/followup/FID"),
+    "points.cli.no_followup": ("{qid} has no follow-up {item!r} (follow-ups: {choices})", "{qid} 没有追问 {item!r}（追问：{choices}）"),
+    "points.cli.none": ("{card} has no key points: it is self-rated without a checklist", "{card} 没有要点：自评，无清单"),
+    "points.cli.summary": ("Covered {covered} of {total} ({percent}); suggested rating: {rating}", "覆盖 {covered}/{total}（{percent}）；建议评分：{rating}"),
     "validate.cli.problems": (Plural("{n} problem", "{n} problems"), "{n} 个问题"),
     "validate.cli.no_problems": ("no problems", "没有问题"),
     "validate.cli.summary": ("{counts}: {verdict}", "{counts}：{verdict}"),
@@ -259,4 +263,17 @@ TEXT = {
                                              'topic=retention 对，例如 "serving=0.85 moe=0.92"（none：不覆盖）'),
     "settings.expected.fsrs_parameters": ("21 FSRS-6 numbers separated by spaces (`quizapp optimize` sets them)",
                                           "21 个以空格分隔的 FSRS-6 数值（由 `quizapp optimize` 设定）"),
+    # --- quizapp serve ----------------------------------------------------------------------------------
+    "serve.cli.url": ("serving the app on {url} (each browser tab is its own session; Ctrl+C stops the server)",
+                      "应用已在 {url} 提供（每个浏览器标签页是独立的会话；按 Ctrl+C 停止服务）"),
+    "serve.cli.exposed": ("warning: listening on {host}, not only on this machine, with no authentication: "
+                          "anyone who can reach {url} can use the app and its database",
+                          "警告：正在 {host} 上监听，不只限于本机，且没有任何认证：能访问 {url} 的任何人都能使用本应用及其数据库"),
+    "serve.cli.bad_host": ("--host {host}: not an address to listen on ({reason})",
+                           "--host {host}：不是可以监听的地址（{reason}）"),
+    "serve.cli.not_local": ("--host {host}: not an address of this machine", "--host {host}：不是本机的地址"),
+    "serve.cli.port_in_use": ("--port {port}: already in use on {host}; choose another (--port 0 picks a free one)",
+                              "--port {port}：{host} 上已被占用；请换一个端口（--port 0 自动选择空闲端口）"),
+    "serve.cli.cannot_listen": ("cannot listen on {host} port {port}: {reason}", "无法在 {host} 的端口 {port} 上监听：{reason}"),
+    "serve.cli.stopped": ("server stopped", "服务已停止"),
 }

@@ -49,6 +49,11 @@ class _Shared:
         super().__init__(*args, **kwargs)
         self._in_order = threading.Lock()  # one screen's background calls run one at a time, in order
 
+    def on_mount(self) -> None:  # every screen: a one-line request to enlarge a window under 80x24
+        from quizapp.tui.widgets.too_small import TooSmall
+
+        self.mount(TooSmall())  # type: ignore[attr-defined]
+
     def t(self, key: str, **args: object) -> str:
         """The app's word for `key` in the current language, filled with `args`."""
         return self.app.t(key, **args)

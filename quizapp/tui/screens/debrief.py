@@ -25,6 +25,7 @@ from quizapp.tui.screens.base import QuizScreen
 from quizapp.tui.widgets.footer import Footer
 from quizapp.tui.widgets.prose import Prose
 from quizapp.tui.widgets.rating_bar import RATINGS, RatingBar
+from quizapp.tui.widgets.checklist import PointTicks
 from quizapp.tui.widgets.tick import TickBox
 from quizapp.vocab import CardKind, Mode, Rating, Verdict
 
@@ -136,6 +137,7 @@ class DebriefScreen(QuizScreen[None]):
             if question is not None and question.template:
                 yield Static(Text(t("debrief.template")), classes="debrief-label")
                 yield Prose(safe_render(question, question.template), classes="debrief-template")
+            yield from self._points(main)
             yield from self._controls(main, self_graded=True)
             for item in items[1:]:
                 if item.kind is CardKind.FOLLOWUP:
@@ -143,6 +145,7 @@ class DebriefScreen(QuizScreen[None]):
                     yield Static(Text(t("debrief.followup", prompt=item.prompt)), classes="debrief-subheading")
                     yield Static(Text(self._time_line(item)), classes="debrief-meta")
                     yield from self._pair(item, safe_render(question, followup.a) if followup else None)
+                    yield from self._points(item)
                     yield from self._controls(item, self_graded=True)
                 else:
                     yield Static(Text(t("debrief.calc", prompt=item.prompt)), classes="debrief-subheading")
@@ -161,6 +164,25 @@ class DebriefScreen(QuizScreen[None]):
             with Vertical(classes="debrief-standard"):
                 yield Static(Text(t("debrief.standard")), classes="debrief-label")
                 yield Prose(standard if standard is not None else t("debrief.missing"))
+
+    def _points(self, item) -> ComposeResult:
+        """The item's key points (typed answers pre-ticked, spoken ones ticked here), missed ones first."""
+        if item.answered_at is None and item.rating is None:
+            return
+        checklist = interview.item_checklist(self.app.bank, item)
+        if checklist is not None:
+            yield PointTicks(item.id, checklist, self.lang, classes="debrief-points")
+
+    @on(PointTicks.Toggled)
+    def _point_toggled(self, event: PointTicks.Toggled) -> None:
+        store, bank, session_id = self.app.store, self.app.bank, self.session_id
+
+        def save() -> MockRecord:
+            current = next(i for i in interview.load_session(store, session_id).items if i.id == event.item_id)
+            interview.set_points(store, bank, current, {event.point: event.value})
+            return interview.load_session(store, session_id)
+
+        self.in_background(save, self._show_record)
 
     def _controls(self, item, *, self_graded: bool) -> ComposeResult:
         if item.answered_at is None and item.rating is None:

@@ -92,9 +92,11 @@ class PreviewModel:
     solutions: dict[str, tuple[Any, Any, str | None]] = field(default_factory=dict)
 
 
-def build_preview_model(path: Path, seed: int | None) -> PreviewModel:
-    """Parse the file, draw each drill's variant and compute every breakdown (no Textual work)."""
+def build_preview_model(path: Path, seed: int | None, lang: str = "zh") -> PreviewModel:
+    """Parse the file, draw each drill's variant and compute every breakdown (no Textual work); the
+    question is shown in `lang` (the other language where the file has only that one)."""
     from quizapp.content import draw_variant, load_question_file
+    from quizapp.content.localize import localize
     from quizapp.content.files import read_text
     from quizapp.practice.cards import drill_breakdown, gpu_fit
 
@@ -102,9 +104,11 @@ def build_preview_model(path: Path, seed: int | None) -> PreviewModel:
         source = read_text(path)  # validate's bounded reader: regular files only, at most 1 MiB + 1 byte
     except OSError as exc:  # a missing or unreadable file, a FIFO, a device: one line (validate's reason)
         return PreviewModel(unreadable=exc.strerror or str(exc))
-    question, problems = load_question_file(path)
+    question, found = load_question_file(path)
+    problems = [p for p in found if p.severity == "error"]  # warnings do not stop the preview
     if question is None or problems:
-        return PreviewModel(question, list(problems), source=source)
+        return PreviewModel(question, problems, source=source)
+    question = localize(question, lang)
     drills: list[DrillPreview] = []
     solutions: dict[str, tuple[Any, Any, str | None]] = {}
     for drill in question.drills:
@@ -184,12 +188,12 @@ class PreviewScreen(QuizScreen[None]):
         """Read the file again and re-render it (the reading and computing happen in a thread)."""
         self._signature = file_signature(self.path)
         seed = self.app.settings.seed
-        self._load(self.path, seed)
+        self._load(self.path, seed, self.app.settings.lang)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="preview-load")
-    def _load(self, path: Path, seed: int | None) -> None:
+    def _load(self, path: Path, seed: int | None, lang: str) -> None:
         try:
-            model = build_preview_model(path, seed)
+            model = build_preview_model(path, seed, lang)
         except (OSError, ValueError) as exc:  # an unreadable file or a bad value: one line for the author
             model = PreviewModel(unreadable=str(exc))
         if not get_current_worker().is_cancelled:  # a newer render replaced this one

@@ -35,6 +35,7 @@ from textual.widget import AwaitMount, Widget
 from textual.widgets import Input, Static, TabbedContent, TextArea
 
 from quizapp.practice.cards import CardContent
+from quizapp.practice.checklist import TOGGLE_KEYS
 from quizapp.practice.review import CardView, ReviewSession, Shown
 from quizapp.practice.tally import SessionTally
 from quizapp.tui.screens.base import QuizScreen
@@ -94,6 +95,8 @@ class ReviewScreen(QuizScreen[None]):
         Binding("3", "rate(3)", "Good", id="good", show=False),
         Binding("4", "rate(4)", "Easy", id="easy", show=False),
         Binding("enter", "accept", "Accept", id="accept"),
+        *(Binding(key, f"toggle_point({i})", "Tick point", id=f"tick-{key}", show=(i == 0), key_display="z-m")
+          for i, key in enumerate(TOGGLE_KEYS)),
         Binding("right_square_bracket", "switch_tab(1)", "Tabs", id="tabs", key_display="[ ]"),
         Binding("left_square_bracket", "switch_tab(-1)", "Tabs", id="tabs-back", show=False),
         # ctrl+z undoes the last rating from inside an answer box too, unless the box has typing to undo
@@ -336,9 +339,16 @@ class ReviewScreen(QuizScreen[None]):
                 yours, expected = distinguishable(result.value, self.variant.expected, unit)
                 verdict.append(f" · {self.t('review.your_value')}: {yours}")
             verdict.append(f" · {self.t('review.expected')}: {expected}")
+            if result.convention:
+                from quizapp.content.drills import precise
+
+                verdict.append("\n")
+                verdict.append(self.t("review.convention", name=self.t(f"convention.{result.convention}"),
+                                      value=precise(result.convention_value, unit), expected=expected))
             if result.mistake_id:
                 verdict.append("\n")
-                verdict.append(self.t("review.mistake", label=self.t(result.mistake_id)), style="bold")
+                labels = " / ".join(self.t(m) for m in result.mistake_ids)
+                verdict.append(self.t("review.mistake", label=labels), style="bold")
         self.query_one("#verdict", Static).update(verdict)
 
     def action_reveal_from_box(self) -> None:
@@ -363,6 +373,17 @@ class ReviewScreen(QuizScreen[None]):
                 drill_box.disabled = True
         card_area = self.query_one("#card-area", VerticalScroll)
         prepared = self.query("#answer")
+        checklist = self.session.reveal(self._typed_text()) if self.session is not None else None
+        if checklist is not None:
+            from quizapp.tui.widgets.checklist import PointChecklist
+
+            widget = PointChecklist(checklist, self.lang, id="checklist")
+            if prepared:
+                card_area.mount(widget, before=prepared.first())
+            else:
+                card_area.mount(widget)
+            self.suggested = checklist.suggested
+            self.query_one(RatingBar).suggest(checklist.suggested)
         if prepared:
             prepared.first().display = True
         else:
@@ -384,6 +405,16 @@ class ReviewScreen(QuizScreen[None]):
             return
         session, answer = self.session, self._typed_text()
         self._call(lambda: session.rate(Rating(rating), answer))  # type: ignore[union-attr]
+
+    def action_toggle_point(self, index: int) -> None:
+        """z x c v b n m: tick or untick a key point of the revealed card; the suggestion follows."""
+        if not self.revealed or self.busy or self.session is None or self.session.checklist is None:
+            return
+        checklist = self.session.toggle_point(index)
+        for widget in self.query("#checklist"):
+            widget.show(checklist)  # type: ignore[attr-defined]
+        self.suggested = checklist.suggested
+        self.query_one(RatingBar).suggest(checklist.suggested)
 
     def action_accept(self) -> None:
         if self.suggested is not None:
@@ -533,6 +564,9 @@ class ReviewScreen(QuizScreen[None]):
             return self.revealed
         if action == "accept":
             return self.revealed and self.suggested is not None
+        if action == "toggle_point":
+            checklist = self.session.checklist if self.session is not None else None
+            return self.revealed and checklist is not None and int(parameters[0]) < checklist.total
         if action in ("undo", "undo_from_box"):
             if (action == "undo") == self.in_box:
                 return False

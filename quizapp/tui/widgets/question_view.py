@@ -20,6 +20,14 @@ if TYPE_CHECKING:
     from quizapp.content import DrillVariant, Question
 
 
+def fallback_note(question: Any, lang: str) -> str | None:
+    """"shown in Chinese: no English text yet" for a question written in the other language only."""
+    fallback = tuple(getattr(question, "fallback", None) or ())
+    if not fallback:
+        return None
+    return say("content.fallback" if "title" in fallback else "content.fallback.some", lang)
+
+
 class QuestionView(Vertical):
     """Meta line (kind, topic, tags), the parent question for a follow-up, then the body.
 
@@ -90,6 +98,9 @@ class QuestionView(Vertical):
         difficulty = getattr(q, "difficulty", None)
         if difficulty:
             text.append(f" · {'★' * int(difficulty)}")
+        note = fallback_note(q, self.lang)
+        if note:
+            text.append(f" · {note}", style="italic")
         return text
 
     def body_markdown(self) -> str:

@@ -1,0 +1,54 @@
+"""The conventions an interviewer accepts (spec section 19): each is a change of the calculator's
+inputs, so the value an answer under that convention should have is computed, never typed.
+
+- causal: attention FLOPs halved by the causal mask (prefill, training), against PaLM's full count;
+- 6n: training FLOPs 6·N per token without the attention term, against 6·N + 12·L·a·d·s;
+- fp32-grads: fp32 gradients (18 bytes per parameter for mixed AdamW), against 16;
+- no-embeddings: parameter counts without the embedding and LM-head matrices (Kaplan's N);
+- line-rate: link times at the GPU's datasheet rate, against the achieved rate a prompt gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+_REMOVE = object()  # an input the convention takes away (line-rate: no achieved link bandwidth)
+
+CONVENTIONS: Mapping[str, Mapping[str, object]] = MappingProxyType({
+    "causal": MappingProxyType({"attention_flops": "causal"}),
+    "6n": MappingProxyType({"attention_flops": "none"}),
+    "fp32-grads": MappingProxyType({"grads": 32}),
+    "no-embeddings": MappingProxyType({"embeddings": False}),
+    "line-rate": MappingProxyType({"link_bandwidth": _REMOVE}),
+})
+
+
+def convention_options(options: Mapping[str, object], name: str) -> dict[str, object] | None:
+    """The calculator inputs of `options` under convention `name`; None when it changes nothing (the
+    options already follow it, line-rate without an achieved rate) or when the options choose that
+    input themselves (a drill written as 6N, `attention_flops: none`, has no causal reading)."""
+    changed = dict(options)
+    for key, value in CONVENTIONS[name].items():
+        if value is _REMOVE:
+            changed.pop(key, None)
+        elif key in options:
+            return None
+        else:
+            changed[key] = value
+    return None if changed == dict(options) else changed
+
+
+def convention_value(options: Mapping[str, object], ask: str, name: str) -> float | None:
+    """What `ask` is under convention `name`, or None when the convention changes nothing or the
+    calculator cannot compute it for these inputs (a bare count has no embeddings to leave out)."""
+    from quizapp.memory.asks import evaluate
+    from quizapp.memory.setup import SetupError, setup_from_options
+
+    changed = convention_options(options, name)
+    if changed is None:
+        return None
+    try:
+        return float(evaluate(setup_from_options(changed), ask))
+    except (SetupError, ValueError, ZeroDivisionError):
+        return None
