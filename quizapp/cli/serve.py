@@ -3,7 +3,8 @@
 textual-serve runs one command per browser tab and relays its screen over a websocket, so each tab
 is its own `quizapp` process on the same database, exactly as two terminals would be (the store's
 WAL mode, busy timeout and BEGIN IMMEDIATE writes keep concurrent reviews apart). The command is
-this Python running `-m quizapp` with the global options given here (--content, --db, --lang).
+this Python running `quizapp` (through `tab()`) with the global options given here (--content, --db,
+--lang).
 
 Safety, since textual-serve has no authentication:
 - it listens on 127.0.0.1 unless --host says otherwise, and then prints one warning line;
@@ -15,7 +16,8 @@ Safety, since textual-serve has no authentication:
 
 Stopping (Ctrl+C, SIGINT or SIGTERM): the open tabs' apps are told to quit (their reviews are already
 committed), given a few seconds, and then their process groups are killed: each app runs in its own
-session, so no app process outlives the server.
+session, so no app process outlives the server. A server killed outright takes its apps along too
+(PR_SET_PDEATHSIG, Linux).
 """
 
 from __future__ import annotations
@@ -35,18 +37,23 @@ KILL_GRACE_S = 2.0  # then SIGTERM to each app's process group, and SIGKILL afte
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", type=text(253, "host"), default=None, metavar="HOST",
-                        help=f"address to listen on (default {LOOPBACK}: this machine only; any other lets "
+                        help=f"IP address to listen on, or localhost (default {LOOPBACK}: this machine only; any other lets "
                              "anyone who can reach it use the app and its database: there is no authentication)")
     parser.add_argument("--port", type=whole_number(0, 65535), default=DEFAULT_PORT, metavar="PORT",
                         help=f"port to listen on (default {DEFAULT_PORT}; 0 picks a free one)")
 
 
-def app_command(options, python: str = sys.executable) -> str:
-    """The shell command textual-serve runs for each tab: `exec` so the shell becomes the app process."""
+TAB = "from quizapp.cli.serve import tab; tab()"  # what each tab's process runs (see tab())
+
+
+def app_command(options, python: str = sys.executable, server_pid: int | None = None) -> str:
+    """The shell command textual-serve runs for each tab: `exec` so the shell becomes the app process,
+    which runs `quizapp` with the global options given to serve."""
+    import os
     import shlex
     from pathlib import Path
 
-    argv = [python, "-m", "quizapp"]
+    argv = [python, "-c", TAB, str(os.getpid() if server_pid is None else server_pid)]
     for folder in options.content_dirs:
         argv += ["--content", str(Path(folder).expanduser().absolute())]
     if options.db_path is not None:
@@ -56,11 +63,32 @@ def app_command(options, python: str = sys.executable) -> str:
     return "exec " + shlex.join(argv)
 
 
+def tab() -> None:
+    """One tab's app: `quizapp` with the arguments after the server's pid, ending when the server ends,
+    even a server killed with SIGKILL (on Linux the kernel sends this process SIGTERM, which the web
+    driver turns into a clean exit)."""
+    import os
+    import signal
+
+    server_pid, argv = int(sys.argv[1]), sys.argv[2:]
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != server_pid:  # the server is already gone
+        sys.exit(0)
+    from quizapp.cli import main
+
+    sys.exit(main(argv))
+
+
 def listen(host: str, port: int, lang: str = "en"):
     """A socket bound to (host, port) and listening; CliError (exit 2) with one line when it cannot be."""
     import errno
     import ipaddress
-    import re
     import socket
 
     from quizapp.cli import CliError
@@ -68,18 +96,15 @@ def listen(host: str, port: int, lang: str = "en"):
     from quizapp.words import say
 
     shown = quote(host)
-    if not host.strip():
-        raise CliError(say("serve.cli.bad_host", lang, host=shown, reason="empty"))
-    if re.fullmatch(r"[0-9.]+|.*:.*", host):  # meant as an IPv4 or IPv6 address: checked without a name lookup
-        try:
-            ipaddress.ip_address(host.strip("[]"))
-        except ValueError:
-            raise CliError(say("serve.cli.bad_host", lang, host=shown, reason="not an IP address")) from None
-        host = host.strip("[]")
+    try:  # an address, never a name: a name may stand for several addresses, and no lookup is made
+        literal = LOOPBACK if host == "localhost" else str(ipaddress.ip_address(host.strip("[]")))
+    except ValueError:
+        raise CliError(say("serve.cli.bad_host", lang, host=shown)) from None
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except (socket.gaierror, UnicodeError, ValueError) as exc:
-        raise CliError(say("serve.cli.bad_host", lang, host=shown, reason=getattr(exc, "strerror", None) or exc)) from None
+        infos = socket.getaddrinfo(literal, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE | socket.AI_NUMERICHOST | socket.AI_NUMERICSERV)
+    except (socket.gaierror, UnicodeError):
+        raise CliError(say("serve.cli.bad_host", lang, host=shown)) from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:

@@ -95,7 +95,7 @@ def accepted_values(variant: DrillVariant, drill: Drill) -> list[tuple[str, floa
 
     out = []
     for name in drill.accept:
-        value = convention_value(variant.options, variant.ask, name)
+        value = convention_value(variant.options, variant.ask, name, accepted=True)
         if value is not None:
             out.append((name, value))
     return out
@@ -109,11 +109,13 @@ def grade(variant: DrillVariant, drill: Drill, answer: str) -> Grade:
     except QuantityError as exc:
         return Grade(Verdict.UNPARSEABLE, None, expected, str(exc), None, None)
     tolerance = drill.parsed_tolerance
+    accepted = [(name, under) for name, under in accepted_values(variant, drill) if tolerance.within(value, under)]
+    if accepted:  # the nearest accepted convention, named when it is nearer than the drill's own value
+        name, under = min(accepted, key=lambda a: _distance(value, a[1]))
+        if not tolerance.within(value, expected) or _distance(value, under) < _distance(value, expected):
+            return Grade(Verdict.CORRECT, value, expected, None, None, Verdict.CORRECT.suggested_rating, name, under)
     if tolerance.within(value, expected):
         return Grade(Verdict.CORRECT, value, expected, None, None, Verdict.CORRECT.suggested_rating)
-    for name, under in accepted_values(variant, drill):
-        if tolerance.within(value, under):
-            return Grade(Verdict.CORRECT, value, expected, None, None, Verdict.CORRECT.suggested_rating, name, under)
     verdict = Verdict.CLOSE if tolerance.within(value, expected, scale=2) else Verdict.WRONG
     matches: list[tuple[float, str, float]] = []
     for candidate_id, candidate in candidate_mistakes(variant, drill):

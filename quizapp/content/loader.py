@@ -277,9 +277,34 @@ def unknown_key_message(key: str, allowed: typing.Iterable[str]) -> str:
     return f"unknown key {key!r}; expected one of: {', '.join(choices)}"
 
 
+def _one_text_branch(errors: list[dict]) -> list[dict]:
+    """A text field is a string or {en, zh}: pydantic reports a bad value once per branch. Keep the
+    branch the author meant: {en, zh} when the mapping's keys are en/zh, else the string's (whose
+    message explains the ': ' trap)."""
+    def split(loc: tuple) -> tuple[int, str] | None:
+        for i, item in enumerate(loc):
+            if isinstance(item, str) and ("LangText" in item or item in ("str", "constrained-str")):
+                return i, "lang" if "LangText" in item else "str"
+        return None
+
+    meant: dict[tuple, str] = {}
+    for e in errors:
+        found = split(tuple(e["loc"]))
+        if found is not None and found[1] == "str":
+            value = e.get("input")
+            keys = set(value) if isinstance(value, dict) else None
+            meant[tuple(e["loc"])[:found[0]]] = "lang" if keys and keys <= {"en", "zh"} else "str"
+    kept = []
+    for e in errors:
+        found = split(tuple(e["loc"]))
+        if found is None or meant.get(tuple(e["loc"])[:found[0]], found[1]) == found[1]:
+            kept.append(e)
+    return kept
+
+
 def _validation_problems(error: ValidationError, index: NodeIndex, found: _FileProblems) -> None:
     seen_paths: set[tuple[PathItem, ...]] = set()
-    errors = error.errors(include_url=False)
+    errors = _one_text_branch(error.errors(include_url=False))
     # A misspelt key is reported once, as unknown with a did-you-mean, not also as a missing key.
     missing = {tuple(e["loc"]) for e in errors if e["type"] == "missing"}
     misspelt: set[tuple[PathItem, ...]] = set()

@@ -489,6 +489,11 @@ def check_conventions(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex
     tolerance = drill.parsed_tolerance
     options = base_options(drill)
     report = found.add if complete else found.warn
+    for j, name in enumerate(drill.accept):
+        if convention_value(options, drill.ask, name, accepted=True) is None:
+            report(*index.locate(base + ("accept", j)), base + ("accept", j),
+                   f"the {name} convention changes nothing for this drill (its setup fixes that input, or the "
+                   f"calculator cannot apply it here); remove it")
     for name in CONVENTIONS:
         if name in drill.accept:
             continue

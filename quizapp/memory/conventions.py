@@ -24,28 +24,29 @@ CONVENTIONS: Mapping[str, Mapping[str, object]] = MappingProxyType({
 })
 
 
-def convention_options(options: Mapping[str, object], name: str) -> dict[str, object] | None:
+def convention_options(options: Mapping[str, object], name: str, accepted: bool = False) -> dict[str, object] | None:
     """The calculator inputs of `options` under convention `name`; None when it changes nothing (the
     options already follow it, line-rate without an achieved rate) or when the options choose that
-    input themselves (a drill written as 6N, `attention_flops: none`, has no causal reading)."""
+    input themselves (a drill written as 6N, `attention_flops: none`, has no causal reading), unless
+    the drill accepts the convention (`accepted`: its author asked for the other reading)."""
     changed = dict(options)
     for key, value in CONVENTIONS[name].items():
         if value is _REMOVE:
             changed.pop(key, None)
-        elif key in options:
+        elif key in options and not accepted:
             return None
         else:
             changed[key] = value
     return None if changed == dict(options) else changed
 
 
-def convention_value(options: Mapping[str, object], ask: str, name: str) -> float | None:
+def convention_value(options: Mapping[str, object], ask: str, name: str, accepted: bool = False) -> float | None:
     """What `ask` is under convention `name`, or None when the convention changes nothing or the
     calculator cannot compute it for these inputs (a bare count has no embeddings to leave out)."""
     from quizapp.memory.asks import evaluate
     from quizapp.memory.setup import SetupError, setup_from_options
 
-    changed = convention_options(options, name)
+    changed = convention_options(options, name, accepted)
     if changed is None:
         return None
     try:

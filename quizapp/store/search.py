@@ -65,17 +65,27 @@ class SearchIndex:
     tags: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
 
+def _both(text) -> str:
+    """A text field as searched: a plain string, or both languages of an {en, zh} one."""
+    if isinstance(text, str):
+        return text
+    return "\n".join(t for t in (getattr(text, "en", None), getattr(text, "zh", None)) if t)
+
+
 def index_from_bank(bank) -> SearchIndex:
-    """A SearchIndex from a quizapp.content Bank (title + the card's own prompt; topic and tags)."""
+    """A SearchIndex from a quizapp.content Bank (title + the card's own prompt; topic and tags). Free
+    text finds a card in either language: a bank shown in one language is searched through its source."""
+    bank = getattr(bank, "source", bank)
     texts: dict[str, str] = {}
     tags: dict[str, tuple[str, ...]] = {}
     for q in bank.questions:
+        title = _both(q.title)
         tags[q.id] = tuple(t.lower() for t in q.tags)
-        texts[f"{q.id}/question/main"] = q.title.lower()
+        texts[f"{q.id}/question/main"] = title.lower()
         for f in q.followups:
-            texts[f"{q.id}/followup/{f.id}"] = f"{q.title}\n{f.q}".lower()
+            texts[f"{q.id}/followup/{f.id}"] = f"{title}\n{_both(f.q)}".lower()
         for d in q.drills:
-            texts[f"{q.id}/drill/{d.id}"] = f"{q.title}\n{d.prompt}".lower()
+            texts[f"{q.id}/drill/{d.id}"] = f"{title}\n{_both(d.prompt)}".lower()
     return SearchIndex(texts, tags)
 
 

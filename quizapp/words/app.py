@@ -92,7 +92,7 @@ TEXT = {
     "review.convention": ("Accepted under the {name} convention ({value}); this drill's own convention gives {expected}",
                           "按{name}口径算是对的（{value}）；本题口径的值是 {expected}"),
     "convention.causal": ("causal-mask (attention FLOPs halved)", "因果掩码（注意力 FLOPs 减半）"),
-    "convention.6n": ("6N (no attention term)", "6N（不计注意力项）"),
+    "convention.6n": ("6N/2N rule (no attention term)", "6N/2N 口径（不计注意力项）"),
     "convention.fp32-grads": ("fp32-gradient (18 bytes/param)", "fp32 梯度（每参数 18 字节）"),
     "convention.no-embeddings": ("no-embeddings (Kaplan's N)", "不计嵌入层（Kaplan 的 N）"),
     "convention.line-rate": ("datasheet line-rate", "标称线速率"),

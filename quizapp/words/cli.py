@@ -269,8 +269,8 @@ TEXT = {
     "serve.cli.exposed": ("warning: listening on {host}, not only on this machine, with no authentication: "
                           "anyone who can reach {url} can use the app and its database",
                           "警告：正在 {host} 上监听，不只限于本机，且没有任何认证：能访问 {url} 的任何人都能使用本应用及其数据库"),
-    "serve.cli.bad_host": ("--host {host}: not an address to listen on ({reason})",
-                           "--host {host}：不是可以监听的地址（{reason}）"),
+    "serve.cli.bad_host": ("--host {host}: expected an IP address of this machine (e.g. 127.0.0.1, 0.0.0.0, ::) or localhost",
+                           "--host {host}：应为本机的 IP 地址（如 127.0.0.1、0.0.0.0、::）或 localhost"),
     "serve.cli.not_local": ("--host {host}: not an address of this machine", "--host {host}：不是本机的地址"),
     "serve.cli.port_in_use": ("--port {port}: already in use on {host}; choose another (--port 0 picks a free one)",
                               "--port {port}：{host} 上已被占用；请换一个端口（--port 0 自动选择空闲端口）"),

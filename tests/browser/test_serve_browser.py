@@ -5,7 +5,8 @@
   smaller than 80x24 asks, in one line, to be enlarged.
 - The server listens on the loopback address only (read from /proc/net/tcp, not from the flags);
   a host or port it cannot use is one line and exit status 2; an explicit other host warns once.
-- SIGINT stops it and leaves no app process behind (each tab's pid and process group checked).
+- SIGINT stops it and leaves no app process behind (each tab's pid and process group checked); a
+  server killed with SIGKILL takes its apps along.
 - A page of another site cannot drive the app (Origin), nor reach it under another name (Host).
 
 The browser is Debian's `chromium` (installed by .ci/run) driven by playwright with executable_path;
@@ -322,6 +323,24 @@ def test_sigint_ends_every_app_process(served):
     assert_gone(apps)
 
 
+def test_a_killed_server_takes_its_apps_along(served):
+    server = served()
+
+    async def hold_tab():
+        import aiohttp
+
+        async with aiohttp.ClientSession() as session:
+            async with session.ws_connect(server.url.rstrip("/") + "/ws?width=100&height=30",
+                                          headers={"Origin": server.url.rstrip("/")}) as ws:
+                await asyncio.wait_for(ws.receive(), 60)
+                apps = wait_until(lambda: server.children(), 30, "the app process")
+                os.kill(server.process.pid, signal.SIGKILL)
+                server.process.wait(10)
+                return apps
+
+    assert_gone(asyncio.run(hold_tab()))
+
+
 def test_listens_on_loopback_only(served):
     server = served()
     assert server.url.startswith("http://127.0.0.1:")
@@ -346,9 +365,10 @@ def test_an_explicit_other_host_warns_once(served):
 
 
 @pytest.mark.parametrize("host, says", [
-    ("127.0.0.300", "not an address to listen on"),
-    ("::zz", "not an address to listen on"),
-    ("", "not an address to listen on"),
+    ("127.0.0.300", "expected an IP address"),
+    ("::zz", "expected an IP address"),
+    ("", "expected an IP address"),
+    ("my-laptop.example", "expected an IP address"),  # a name is never looked up
     ("192.0.2.1", "not an address of this machine"),  # TEST-NET-1: no machine has it; nothing is sent
 ])
 def test_a_bad_host_is_one_line_and_exit_2(capsys, host, says):
@@ -380,15 +400,15 @@ def test_global_options_reach_the_served_command(tmp_path: Path):
     import shlex
 
     from quizapp.cli import build_parser, resolve_options
-    from quizapp.cli.serve import app_command
+    from quizapp.cli.serve import TAB, app_command
 
     odd = tmp_path / "my bank's 'folder'"
     args = build_parser().parse_args(["--lang", "zh", "serve", "--content", str(odd), "--db", "rel/q $x.sqlite3"])
-    command = app_command(resolve_options(args, {}), python="/opt/py thon/bin/python")
+    command = app_command(resolve_options(args, {}), python="/opt/py thon/bin/python", server_pid=41)
     assert command.startswith("exec ")
     assert shlex.split(command[len("exec "):]) == [
-        "/opt/py thon/bin/python", "-m", "quizapp", "--content", str(odd),
+        "/opt/py thon/bin/python", "-c", TAB, "41", "--content", str(odd),
         "--db", str(Path("rel/q $x.sqlite3").absolute()), "--lang", "zh",
     ]
-    plain = app_command(resolve_options(build_parser().parse_args(["serve"]), {}), python="python")
-    assert plain == "exec python -m quizapp"  # the app's own defaults (and its stored language)
+    plain = app_command(resolve_options(build_parser().parse_args(["serve"]), {}), python="python", server_pid=7)
+    assert shlex.split(plain) == ["exec", "python", "-c", TAB, "7"]  # the app's own defaults (and stored language)

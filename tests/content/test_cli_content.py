@@ -19,6 +19,10 @@ GRADING_DIR = HERE / "fixtures" / "grading"
 def test_validate_json_shape_on_a_good_bank(capsys):
     assert main(["validate", str(GOOD_DIR), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
+    # a user's question without key points loads, with a warning that it is self-rated (and its
+    # prompts, which leave the gradient convention open, are warned about; they grade as written)
+    warnings = [w["path"] for w in report.pop("warnings")]
+    assert warnings[0] == "key_points" and all(w.startswith("drills[") for w in warnings[1:])
     assert report == {
         "questions": 1,
         "cards": 1 + 2 + 5,

@@ -15,7 +15,7 @@ def bundled_bank():
     from quizapp.content import load_bank
     from quizapp.locations import bundled_content_dir
 
-    return load_bank([bundled_content_dir()])
+    return load_bank([bundled_content_dir()]).localized("zh")  # the bank as a Chinese UI shows it
 
 
 @pytest.fixture

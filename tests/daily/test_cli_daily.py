@@ -173,10 +173,10 @@ def test_the_user_folder_overrides_the_bundled_question_and_new_lands_there(bund
     assert edit.where == "copied"
     assert edit.path.is_relative_to(user_content_dir())
     assert edit.path.read_bytes() == Path(question.source_path).read_bytes()
-    edit.path.write_text(edit.path.read_text(encoding="utf-8").replace(question.title, "MY OWN TITLE", 1),
+    edit.path.write_text(edit.path.read_text(encoding="utf-8").replace(question.title.en, "MY OWN TITLE", 1),
                          encoding="utf-8")
     assert _tree_sums(bundled_content_dir()) == bundled_sums  # the installed bank is untouched
-    bank = load_content(())
+    bank = load_content((), "en")
     assert bank.question(question.id).title == "MY OWN TITLE"
     assert bank.overridden == (question.id,)
     assert len(bank.questions) == len(bundled_bank.questions)
@@ -185,7 +185,7 @@ def test_the_user_folder_overrides_the_bundled_question_and_new_lands_there(bund
     from quizapp.locations import content_dirs
 
     again = load_bank(content_dirs(()))  # what the app (and its reload after `e`) loads
-    assert again.question(question.id).title == "MY OWN TITLE" and again.overridden == (question.id,)
+    assert again.question(question.id).title.en == "MY OWN TITLE" and again.overridden == (question.id,)
     assert editable_file(bank.question(question.id), ()).where == "in_place"  # the copy itself next time
     assert editable_file(question, ()).where == "your_copy"  # never overwritten
     assert main(["new", "my-own-question", "--topic", "serving"]) == 0

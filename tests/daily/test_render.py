@@ -38,7 +38,7 @@ def test_every_field_of_every_bundled_question_is_rendered_without_braces(bundle
         raw = question.model_dump()
         rendered = dataclasses.asdict(render_question(question))
         for path, text in _strings(raw):
-            if path[0] in NOT_PROSE or (path[0] == "drills" and path[2] != "prompt"):
+            if path[0] in NOT_PROSE or "key_points" in path or (path[0] == "drills" and path[2] != "prompt"):
                 continue
             shown = _at(rendered, path)  # the renderer keeps the model's shape: a missing field fails here
             assert isinstance(shown, str)

@@ -278,7 +278,9 @@ async def test_e_on_a_bundled_question_edits_the_users_copy_and_reloads_it(tmp_p
     card_id = f"{question.id}/question/main"
     # the "editor" changes the title of the file it is given
     editor = tmp_path / "edit.sh"
-    editor.write_text("#!/bin/sh\nsed -i 's/^title: .*/title: EDITED BY ME/' \"$1\"\n", encoding="utf-8")
+    # (the English title: the line after `title:` in a bilingual file)
+    editor.write_text("#!/bin/sh\nsed -i '/^title:/,/^  zh:/ s/^  en: .*/  en: EDITED BY ME/' \"$1\"\n",
+                      encoding="utf-8")
     editor.chmod(0o755)
     store = Store.open(tmp_path / "r.sqlite3", clock, SchedulerConfig(tz=timezone.utc))
     store.sync(bundled_bank.cards())

@@ -1,6 +1,6 @@
 """Helpers for the reliability tests. Running quizapp in a child process the way a user (or a script) does: real argv, real files,
-a timeout, optionally a memory limit (resource.setrlimit), and the TUI replaced by a no-op so a
-command that would start it returns instead of waiting for a terminal."""
+a timeout, optionally a memory limit (resource.setrlimit), and the TUI (and the web server of `serve`)
+replaced by a no-op so a command that would start it returns instead of waiting for a terminal."""
 
 from __future__ import annotations
 
@@ -14,21 +14,29 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The child: App.run becomes a no-op as soon as textual.app is imported (whichever command imports it).
+# The child: App.run becomes a no-op as soon as textual.app is imported (whichever command imports it),
+# and so does aiohttp's run_app (`quizapp serve` returns once its socket is bound, instead of serving).
 DRIVER = r"""
 import importlib.abc, importlib.util, sys
 
+PATCHES = {
+    "textual.app": lambda module: setattr(module.App, "run", lambda self, *a, **k: None),
+    "aiohttp.web": lambda module: setattr(module, "run_app", lambda app, *a, **k: getattr(app, "close", lambda: None)()),
+}
+
 class _NoTui(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name != "textual.app":
+        if name not in PATCHES:
             return None
-        sys.meta_path.remove(self)
+        patch = PATCHES.pop(name)
+        if not PATCHES:
+            sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
         run_module = spec.loader.exec_module
 
         def exec_module(module):
             run_module(module)
-            module.App.run = lambda self, *a, **k: None
+            patch(module)
 
         spec.loader.exec_module = exec_module
         return spec

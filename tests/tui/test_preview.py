@@ -98,8 +98,11 @@ async def test_the_bundled_file_with_many_drills_is_shown(tmp_path):
     from quizapp.tui.widgets.breakdown_table import BreakdownTable
 
     path = bundled_content_dir() / "llm-training" / "single-gpu-requirements.yaml"
+    from quizapp.content.localize import localize
+
     question, problems = load_question_file(path)
     assert not problems and len(question.drills) > 3
+    question = localize(question, "en")  # the preview app's language
     expected = [draw_variant(question, drill, 0).expected_display for drill in question.drills]
     app = make_preview_app(path, poll_seconds=None)
     async with app.run_test(size=(100, 40)) as pilot:

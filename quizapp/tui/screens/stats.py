@@ -74,6 +74,9 @@ class StatsScreen(QuizScreen[None]):
                     yield DataTable(id="accuracy-table", cursor_type="none", zebra_stripes=True)
                     yield Static(Text(self._t("stats.mistakes.title")), classes="stats-subtitle")
                     yield DataTable(id="mistakes-table", cursor_type="none", zebra_stripes=True)
+                    yield Static(Text(self._t("stats.points.title", n=self.days)), id="points-title",
+                                 classes="stats-subtitle")
+                    yield DataTable(id="points-table", cursor_type="none", zebra_stripes=True)
             with TabPane(self._t("stats.tab.mocks"), id="tab-mocks"):
                 with VerticalScroll():
                     yield Static(Text(self._t("stats.mocks.title")), classes="stats-subtitle")
@@ -113,6 +116,7 @@ class StatsScreen(QuizScreen[None]):
         self.days = RANGES[(RANGES.index(self.days) + 1) % len(RANGES)]
         if self.figures is not None:
             self._show_reviews(self.figures)
+            self._show_points(self.figures)
 
     # --- showing -------------------------------------------------------------------------------------
     def show_figures(self, figures: Any) -> None:
@@ -125,6 +129,7 @@ class StatsScreen(QuizScreen[None]):
         self._show_leeches(figures)
         self._show_accuracy(figures)
         self._show_mistakes(figures)
+        self._show_points(figures)
         self._show_mocks(figures)
 
     def _show_reviews(self, figures: Any) -> None:
@@ -202,6 +207,18 @@ class StatsScreen(QuizScreen[None]):
             table.add_row(Text(self._t("stats.none")), Text(""))
         for mistake in figures.mistakes:
             table.add_row(Text(self._t(mistake.mistake_id)), Text(str(mistake.count), justify="right"))
+
+    def _show_points(self, figures: Any) -> None:
+        """The key points missed most in the chosen range (30 or 90 days), per card and topic."""
+        self.query_one("#points-title", Static).update(Text(self._t("stats.points.title", n=self.days)))
+        table = self._table("#points-table", [self._t("stats.col.card"), self._t("stats.col.point"),
+                                              self._t("stats.col.topic"), self._t("stats.col.missed")])
+        points = figures.points_90 if self.days == 90 else figures.points
+        if not points:
+            table.add_row(Text(self._t("stats.none")), Text(""), Text(""), Text(""))
+        for point in points:
+            table.add_row(Text(point.card_id), Text(point.point), self._topic(point.topic),
+                          Text(f"{point.missed}/{point.seen}", justify="right"))
 
     def _show_mocks(self, figures: Any) -> None:
         names = ("date", "questions", "answered", "score", "completed")
