@@ -11,6 +11,7 @@ becomes a list of Problem.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import typing
 from pathlib import Path
@@ -411,9 +412,15 @@ def load_question_with_index(path: Path, calc=None, complete: bool | None = None
 def in_bundled_bank(path: Path) -> bool:
     """Whether `path` is a file of the bank shipped with quizapp (held to its rules: both languages,
     key points), not a user's own question."""
-    from quizapp.locations import bundled_content_dir
-
     try:
-        return path.resolve().is_relative_to(bundled_content_dir().resolve())
+        return path.resolve().is_relative_to(_bundled_root())
     except (OSError, RuntimeError):
         return False
+
+
+@functools.lru_cache(maxsize=1)
+def _bundled_root() -> Path:
+    """The bundled bank's folder, resolved once (it does not move while quizapp runs)."""
+    from quizapp.locations import bundled_content_dir
+
+    return bundled_content_dir().resolve()

@@ -185,7 +185,7 @@ def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, fou
         _check_combinations(drill, base, ask_kind if expected is not None else None, add, calc)
     if expected is None or unit is None:
         return
-    check_conventions(drill, base, index, found, expected, complete)
+    accepted = check_conventions(drill, base, index, found, expected, complete, calc)
     for j, extra in enumerate(drill.extra_mistakes):
         where = base + ("extra_mistakes", j)
         if extra.value is not None:
@@ -212,6 +212,15 @@ def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, fou
                 f"({tolerance.text}) of the right answer {format_quantity(expected, drill.unit)}; "
                 "the grader would mark it correct",
             )
+            continue
+        for name, under in accepted:
+            if tolerance.within(wrong, under):
+                from quizapp.memory.quantities import format_quantity
+
+                add(value_path, f"this mistake gives {format_quantity(wrong, drill.unit)}, within the drill's tolerance "
+                                f"({tolerance.text}) of the accepted {name} convention's "
+                                f"{format_quantity(under, drill.unit)}; the grader would mark it correct as {name}")
+                break
 
 
 MAX_COMBINATIONS = 256  # beyond this many `vary` combinations, a deterministic sample is checked
@@ -474,30 +483,47 @@ def _check_coverage(question: Question, index: NodeIndex, found: _FileProblems, 
 
 
 def check_conventions(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems,
-                      expected: float, complete: bool = True) -> None:
+                      expected: float, complete: bool = True, calc: Calculator | None = None
+                      ) -> list[tuple[str, float]]:
     """Section 19's drill checks, for each convention the drill does not accept: one that moves the
     value beyond the tolerance while a prompt does not say which side it takes (a defensible answer
     would be marked wrong), and one whose value lies inside the tolerance but more than half of it
     away (the drill cannot teach the difference, and a candidate's rounding decides). A convention
     that moves the answer by less than half the tolerance is not reported: both answers pass, as an
     interviewer would let both pass. Errors in the bundled bank (`complete`), warnings in a user's own
-    question (it still loads and grades by its prompt's convention)."""
+    question (it still loads and grades by its prompt's convention). Returns the accepted
+    conventions' values (the caller checks the drill's own mistakes against them)."""
     from quizapp.content.conventions import names_convention
-    from quizapp.memory.conventions import CONVENTIONS, convention_value
+    from quizapp.memory.conventions import CONVENTIONS, convention_options, relevant
     from quizapp.memory.quantities import format_quantity
 
     tolerance = drill.parsed_tolerance
     options = base_options(drill)
     report = found.add if complete else found.warn
+    calc = calc or Calculator()
+
+    def value_under(name: str, accepted: bool = False) -> float | None:
+        changed = convention_options(options, name, accepted) if relevant(name, drill.ask) else None
+        if changed is None:
+            return None
+        try:
+            return float(calc.value(changed, drill.ask))  # remembered: a bank repeats its setups
+        except (SetupError, ValueError, ZeroDivisionError):
+            return None
+
+    accepted_values: list[tuple[str, float]] = []
     for j, name in enumerate(drill.accept):
-        if convention_value(options, drill.ask, name, accepted=True) is None:
+        under = value_under(name, accepted=True)
+        if under is not None:
+            accepted_values.append((name, under))
+        else:
             report(*index.locate(base + ("accept", j)), base + ("accept", j),
                    f"the {name} convention changes nothing for this drill (its setup fixes that input, or the "
                    f"calculator cannot apply it here); remove it")
     for name in CONVENTIONS:
         if name in drill.accept:
             continue
-        under = convention_value(options, drill.ask, name)
+        under = value_under(name)
         if under is None or abs(under - expected) <= 1e-9 * max(abs(expected), 1e-30):
             continue
         shown = format_quantity(under, drill.unit, 3)
@@ -518,6 +544,7 @@ def check_conventions(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex
                 report(*index.locate(where), where,
                           f"under the {name} convention the answer is {shown}, not {right}, and this prompt does not "
                           f"say which it takes: state it (e.g. {_CONVENTION_HINT[name]}) or add `accept: [{name}]`")
+    return accepted_values
 
 
 _CONVENTION_HINT = {

@@ -24,6 +24,24 @@ CONVENTIONS: Mapping[str, Mapping[str, object]] = MappingProxyType({
 })
 
 
+# Conventions that can move only some asks: attention FLOPs never change a size or a count of memory,
+# the embedding convention only a parameter count. Skipping the rest saves a breakdown per drill.
+_FLOPS_FREE_KINDS = ("bytes", "count")
+_FLOPS_DEPENDENT_COUNTS = ("mfu", "hfu", "critical_batch", "min_gpus")
+
+
+def relevant(name: str, ask: str) -> bool:
+    """Whether convention `name` can change the value of `ask` at all."""
+    from quizapp.memory.asks import ASKS
+
+    kind = ASKS.get(ask, "number")
+    if name in ("causal", "6n"):
+        return kind not in _FLOPS_FREE_KINDS or ask in _FLOPS_DEPENDENT_COUNTS
+    if name == "no-embeddings":
+        return ask in ("params", "active_params")
+    return True
+
+
 def convention_options(options: Mapping[str, object], name: str, accepted: bool = False) -> dict[str, object] | None:
     """The calculator inputs of `options` under convention `name`; None when it changes nothing (the
     options already follow it, line-rate without an achieved rate) or when the options choose that
@@ -46,7 +64,7 @@ def convention_value(options: Mapping[str, object], ask: str, name: str, accepte
     from quizapp.memory.asks import evaluate
     from quizapp.memory.setup import SetupError, setup_from_options
 
-    changed = convention_options(options, name, accepted)
+    changed = convention_options(options, name, accepted) if relevant(name, ask) else None
     if changed is None:
         return None
     try:
