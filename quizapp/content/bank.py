@@ -83,7 +83,8 @@ def question_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
     return files, [Problem(path, 1, 1, "(file)", reason) for path, reason in skipped]
 
 
-def _load_files(dirs: Iterable[Path], calc: Calculator) -> tuple[list[Question], list[Problem], list[Problem]]:
+def _load_files(dirs: Iterable[Path], calc: Calculator, authoring: bool = True
+                ) -> tuple[list[Question], list[Problem], list[Problem]]:
     """The questions under `dirs` in order; bad files and duplicate ids become problems."""
     from quizapp.content.loader import Problem, load_question_with_index
 
@@ -92,7 +93,7 @@ def _load_files(dirs: Iterable[Path], calc: Calculator) -> tuple[list[Question],
     questions: list[Question] = []
     first_seen: dict[str, tuple[Path, int]] = {}
     for path in files:
-        question, file_problems, index = load_question_with_index(path, calc)
+        question, file_problems, index = load_question_with_index(path, calc, authoring=authoring)
         problems += [p for p in file_problems if p.severity == "error"]
         warnings += [p for p in file_problems if p.severity != "error"]
         if question is None or index is None:
@@ -107,7 +108,7 @@ def _load_files(dirs: Iterable[Path], calc: Calculator) -> tuple[list[Question],
     return questions, problems, warnings
 
 
-def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None) -> Bank:
+def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None, *, authoring: bool = True) -> Bank:
     """Load every question under `dirs`; bad files (and duplicate ids) become problems, never errors.
 
     overrides: folders loaded over `dirs`: a question there replaces the one of the same id from
@@ -123,11 +124,11 @@ def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None) -> 
     from quizapp.content.validate import Calculator
 
     calc = Calculator()
-    questions, problems, warnings = _load_files(dirs, calc)
+    questions, problems, warnings = _load_files(dirs, calc, authoring)
     overrides = tuple(overrides)
     if not overrides:
         return Bank(tuple(questions), tuple(problems), (), tuple(warnings))
-    mine, my_problems, my_warnings = _load_files(overrides, calc)
+    mine, my_problems, my_warnings = _load_files(overrides, calc, authoring)
     problems += my_problems
     warnings += my_warnings
     position = {q.id: i for i, q in enumerate(questions)}

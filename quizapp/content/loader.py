@@ -376,7 +376,7 @@ def load_question_file(path: Path) -> tuple[Question | None, list[Problem]]:
     return question, [p for p in problems if p.severity == "error"]
 
 
-def load_question_with_index(path: Path, calc=None, complete: bool | None = None
+def load_question_with_index(path: Path, calc=None, complete: bool | None = None, *, authoring: bool = True
                              ) -> tuple[Question | None, list[Problem], NodeIndex | None]:
     """As load_question_file, with the node index (for later cross-file problems); `calc` is a
     validate.Calculator shared by one bank load. complete: hold the file to the bundled bank's rules
@@ -401,7 +401,8 @@ def load_question_with_index(path: Path, calc=None, complete: bool | None = None
             _validation_problems(exc, index, found)
             return None, found.sorted(), index
         question = question.model_copy(update={"source_path": path})
-        check_question(question, index, found, calc, in_bundled_bank(path) if complete is None else complete)
+        check_question(question, index, found, calc, in_bundled_bank(path) if complete is None else complete,
+                       authoring=authoring)
     except Exception as exc:  # a bug in a checker must not stop the other files loading
         found.add(1, 1, "(file)", f"internal error while checking this file: {type(exc).__name__}: {exc}")
         return None, found.sorted(), None

@@ -105,7 +105,7 @@ def _did_you_mean(word: str, choices: typing.Iterable[str]) -> str:
 
 
 def check_question(question: Question, index: NodeIndex, found: _FileProblems, calc: Calculator | None = None,
-                   complete: bool = False) -> None:
+                   complete: bool = False, *, authoring: bool = True) -> None:
     """Add every semantic problem of `question` to `found`.
 
     complete: the bundled bank's rules on top (every text in both languages, key points on the
@@ -128,7 +128,7 @@ def check_question(question: Question, index: NodeIndex, found: _FileProblems, c
         _check_drill(drill, ("drills", i), index, found, calc, complete)
     _check_references(question, index, found, calc)
     _check_languages(question, index, found, complete)
-    check_key_points(question, index, found, calc, complete)
+    check_key_points(question, index, found, calc, complete, authoring)
 
 
 def _setup_error_path(drill: Drill, base: tuple[PathItem, ...], field: str) -> tuple[tuple[PathItem, ...], bool]:
@@ -401,7 +401,7 @@ def _check_languages(question: Question, index: NodeIndex, found: _FileProblems,
 
 
 def check_key_points(question: Question, index: NodeIndex, found: _FileProblems, calc: Calculator,
-                     complete: bool) -> None:
+                     complete: bool, authoring: bool = True) -> None:
     """Key points: ids, aliases that compile, numbers that name a drill; in the bundled bank
     (`complete`) their count, and that the standard answers cover them (docs/content.md)."""
     from quizapp.content.keypoints import FOLLOWUP_POINTS, QUESTION_POINTS, compiled
@@ -416,7 +416,7 @@ def check_key_points(question: Question, index: NodeIndex, found: _FileProblems,
             if point.id in seen:
                 found.add(*index.locate(where + ("id",)), where + ("id",), f"duplicate key point id {point.id!r} here")
             seen.add(point.id)
-            if point.match is not None:
+            if point.match is not None and authoring:
                 for lang in ("en", "zh"):
                     for j, pattern in enumerate(getattr(point.match, lang)):
                         try:
@@ -449,7 +449,7 @@ def check_key_points(question: Question, index: NodeIndex, found: _FileProblems,
             what = "the question" if base == ("key_points",) else "a follow-up"
             found.add(*index.locate(base), base, f"{len(points)} key points; {what} of the bundled bank has "
                                                  f"{fewest}-{most} (what an interviewer listens for)")
-    if complete and not found.errors():
+    if complete and authoring and not found.errors():
         _check_coverage(question, index, found, groups)
 
 
