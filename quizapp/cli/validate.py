@@ -30,7 +30,7 @@ def run(args: argparse.Namespace, options) -> int:
         reason = given_path_problem(given, lang)
         if reason:
             raise CliError(say("validate.cli.path_problem", lang, reason=reason, path=printable(given)))
-    bank = load_bank(paths)
+    bank = load_bank(paths, authoring=True)
     summary = {
         "questions": len(bank.questions),
         "cards": len(bank.cards()),

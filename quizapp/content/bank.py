@@ -108,7 +108,7 @@ def _load_files(dirs: Iterable[Path], calc: Calculator, authoring: bool = True
     return questions, problems, warnings
 
 
-def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None, *, authoring: bool = True) -> Bank:
+def load_bank(dirs: Iterable[Path], overrides: Iterable[Path] | None = None, *, authoring: bool = False) -> Bank:
     """Load every question under `dirs`; bad files (and duplicate ids) become problems, never errors.
 
     overrides: folders loaded over `dirs`: a question there replaces the one of the same id from

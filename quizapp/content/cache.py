@@ -72,7 +72,7 @@ def load_bank_cached(dirs: Iterable[Path], cache_dir: Path | None) -> Bank | Cac
             pass  # missing, unreadable or from another version: rebuilt below
     from quizapp.content.bank import load_bank
 
-    bank = load_bank(dirs, authoring=False)  # the app's start: the authoring checks are validate's
+    bank = load_bank(dirs)
     if key is not None and path is not None and key == fingerprint(dirs):  # unchanged while it loaded
         _write(path, {"key": key, **as_plain(bank)})
     return bank

@@ -10,18 +10,26 @@ the title itself fell back), which is what typesetting uses.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from quizapp.content.schema import LANGS, LangText, Question
+if TYPE_CHECKING:  # pydantic is imported only once a question is built: a cached bank's Home needs none
+    from quizapp.content.schema import Question
 
+LANGS = ("en", "zh")
 _OTHER = {"en": "zh", "zh": "en"}
+
+
+def _is_lang_text(value: object) -> bool:
+    from quizapp.content.schema import LangText
+
+    return isinstance(value, LangText)
 
 
 def text_in(value: object, lang: str, written_in: str) -> tuple[str | None, bool]:
     """(the text of `value` in `lang`, whether it came from the other language)."""
     if value is None:
         return None, False
-    if isinstance(value, LangText):
+    if _is_lang_text(value):
         own = value.get(lang)
         if own is not None:
             return own, False
@@ -33,14 +41,14 @@ def languages_of(value: object, written_in: str) -> set[str]:
     """Which languages a text field is written in."""
     if value is None:
         return set()
-    if isinstance(value, LangText):
+    if _is_lang_text(value):
         return {lang for lang in LANGS if value.get(lang) is not None}
     return {written_in}
 
 
 def variants(value: object, written_in: str) -> Iterator[tuple[str | None, str]]:
     """(language key or None for a plain string, text) of every language a field is written in."""
-    if isinstance(value, LangText):
+    if _is_lang_text(value):
         for lang in LANGS:
             text = value.get(lang)
             if text is not None:
@@ -155,10 +163,10 @@ def localized(bank: Any, lang: str) -> LocalizedBank:
 def is_bilingual(question: Question) -> bool:
     """Whether `question` still has {en, zh} fields (as loaded, not yet localized)."""
     fields = (question.title, question.answer, question.intent, question.template, question.resume)
-    return (any(isinstance(v, LangText) for v in fields)
-            or any(isinstance(d.prompt, LangText) for d in question.drills)
-            or any(isinstance(f.a, LangText) or isinstance(f.q, LangText) for f in question.followups)
-            or any(isinstance(p.text, LangText) for p in question.key_points))
+    return (any(map(_is_lang_text, fields))
+            or any(_is_lang_text(d.prompt) for d in question.drills)
+            or any(_is_lang_text(f.a) or _is_lang_text(f.q) for f in question.followups)
+            or any(_is_lang_text(p.text) for p in question.key_points))
 
 
 def shown(question: Question) -> Question:

@@ -7,9 +7,9 @@ forward toggles; the ticks are stored with the rating (Store.review(points=...))
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from quizapp.content.keypoints import Coverage, PointResult, cover, points_of, suggested_rating
+from quizapp.content.keypoints import Coverage, PointResult, cover, points_of
 from quizapp.vocab import CardKind, Rating
 
 TOGGLE_KEYS = ("z", "x", "c", "v", "b", "n", "m")  # one per point (at most 7), clear of Anki's 1-4
@@ -35,24 +35,21 @@ class Checklist:
         return True
 
     @property
+    def coverage(self) -> Coverage:
+        """The points as ticked now (the user's ticks over what the answer covered)."""
+        return Coverage(tuple(replace(p, covered=self.ticked[p.id]) for p in self.points))
+
+    @property
     def covered(self) -> int:
-        return sum(self.ticked.values())
+        return self.coverage.covered
 
     @property
     def total(self) -> int:
         return len(self.points)
 
     @property
-    def fraction(self) -> float:
-        return self.covered / self.total if self.points else 0.0
-
-    @property
-    def musts_covered(self) -> bool:
-        return all(self.ticked[p.id] for p in self.points if p.must)
-
-    @property
     def suggested(self) -> Rating:
-        return suggested_rating(self.fraction, self.musts_covered)
+        return self.coverage.suggested
 
     def missed_first(self) -> list[PointResult]:
         """The points, those not ticked first (must-have ones before the others), then the ticked ones."""

@@ -15,7 +15,7 @@ def bundled():
     from quizapp.content import load_bank
     from quizapp.locations import bundled_content_dir
 
-    return load_bank([bundled_content_dir()])
+    return load_bank([bundled_content_dir()], authoring=True)  # as `validate` loads it
 
 
 @pytest.fixture
