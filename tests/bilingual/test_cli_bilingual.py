@@ -92,3 +92,23 @@ def test_the_anki_export_is_one_deck_per_language_opened_back(kv_dir, tmp_path, 
     question_zh = next(f for f in zh_notes.values() if f.startswith("kv-points/question/main"))
     assert "How big is the KV cache" in question_en and not CJK.search(question_en)
     assert "有多大" in question_zh
+
+
+def test_a_question_in_one_language_is_shown_in_it_and_marked(tmp_path, capsys):
+    folder = tmp_path / "mine" / "inference"
+    folder.mkdir(parents=True)
+    (folder / "my-own.yaml").write_text("id: my-own\ntitle: 我自己的题\ntopic: inference\nanswer: |\n  只有中文的答案。\n",
+                                        encoding="utf-8")
+    assert main(["--content", str(tmp_path / "mine"), "--lang", "en", "show", "my-own"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("# 我自己的题") and "shown in Chinese: no English text yet" in out
+    assert "只有中文的答案。" in out  # never a blank
+
+    from quizapp.content import load_bank
+    from quizapp.tui.widgets.question_view import QuestionView
+
+    question = load_bank([tmp_path / "mine"]).localized("en").question("my-own")
+    meta = str(QuestionView(question, lang="en").meta_text())
+    assert "shown in Chinese: no English text yet" in meta
+    assert str(QuestionView(load_bank([tmp_path / "mine"]).localized("zh").question("my-own"), lang="zh").meta_text()) \
+        .count("暂无") == 0  # in its own language nothing is marked
