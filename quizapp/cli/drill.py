@@ -127,7 +127,9 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.memory import SetupError
     from quizapp.memory.quantities import unit_of
 
-    bank = load_bank(content_dirs(options.content_dirs)).localized(options.lang)
+    from quizapp.content.localize import localized
+
+    bank = localized(load_bank(content_dirs(options.content_dirs)), options.lang)
     question, drill = _find(bank, args.drill, options.lang)
     try:
         variant = draw_variant(question, drill, args.seed)

@@ -47,12 +47,6 @@ class Bank:
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)
 
-    def localized(self, lang: str):
-        """This bank with its questions shown in `lang` (quizapp.content.localize.LocalizedBank)."""
-        from quizapp.content.localize import localized
-
-        return localized(self, lang)
-
     def topics(self) -> list[str]:
         return sorted({q.topic for q in self.questions})
 
@@ -83,7 +77,7 @@ def question_files(paths: Iterable[Path]) -> tuple[list[Path], list[Problem]]:
     return files, [Problem(path, 1, 1, "(file)", reason) for path, reason in skipped]
 
 
-def _load_files(dirs: Iterable[Path], calc: Calculator, authoring: bool = True
+def _load_files(dirs: Iterable[Path], calc: Calculator, authoring: bool
                 ) -> tuple[list[Question], list[Problem], list[Problem]]:
     """The questions under `dirs` in order; bad files and duplicate ids become problems."""
     from quizapp.content.loader import Problem, load_question_with_index

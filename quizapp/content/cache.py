@@ -85,7 +85,7 @@ def as_plain(bank: Bank) -> dict[str, Any]:
                       for q in bank.questions],
         "cards": [(c.card_id, c.question_id, c.kind.value, c.item_id, c.topic, c.order) for c in bank.cards()],
         "problems": [(str(p.file), p.line, p.col, p.path, p.message) for p in bank.problems],
-        "warnings": [(str(p.file), p.line, p.col, p.path, p.message) for p in getattr(bank, "warnings", ())],
+        "warnings": [(str(p.file), p.line, p.col, p.path, p.message) for p in bank.warnings],
         "overridden": tuple(bank.overridden),
     }
 
@@ -148,11 +148,6 @@ class CachedBank:
 
     def question(self, question_id: str) -> Question | None:
         return next((q for q in self.questions if q.id == question_id), None)
-
-    def localized(self, lang: str):
-        from quizapp.content.localize import localized
-
-        return localized(self, lang)
 
     def topics(self) -> list[str]:
         return sorted({fields["topic"] for fields, _ in self._stored["questions"]})

@@ -149,14 +149,11 @@ class LocalizedBank:
     def cards(self):
         return self.source.cards()
 
-    def localized(self, lang: str) -> LocalizedBank:
-        return self if lang == self.lang else LocalizedBank(self.source, lang)
-
 
 def localized(bank: Any, lang: str) -> LocalizedBank:
     """The bank shown in `lang` (a LocalizedBank is re-pointed at its source, never wrapped twice)."""
     if isinstance(bank, LocalizedBank):
-        return bank.localized(lang)
+        return bank if lang == bank.lang else LocalizedBank(bank.source, lang)
     return LocalizedBank(bank, lang)
 
 

@@ -150,9 +150,11 @@ class ReviewSession:
         from the new text (or the next one if it is gone). `typed` goes back in the answer box."""
         from quizapp.content import load_bank
 
+        from quizapp.content.localize import localized
+
         fresh = load_bank(content_dirs)
         lang = getattr(self.bank, "lang", None)  # a bank shown in one language stays in it
-        self.bank = fresh.localized(lang) if lang else fresh
+        self.bank = localized(fresh, lang) if lang else fresh
         self.store.sync(self.bank.cards())
         content = resolve_card(self.bank, self.current.card_id) if self.current is not None else None
         if content is None:

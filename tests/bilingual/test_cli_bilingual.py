@@ -3,6 +3,8 @@ and the Anki export (one deck per language) opened back."""
 
 from __future__ import annotations
 
+from quizapp.content.localize import localized
+
 import json
 import re
 import sqlite3
@@ -107,8 +109,8 @@ def test_a_question_in_one_language_is_shown_in_it_and_marked(tmp_path, capsys):
     from quizapp.content import load_bank
     from quizapp.tui.widgets.question_view import QuestionView
 
-    question = load_bank([tmp_path / "mine"]).localized("en").question("my-own")
+    question = localized(load_bank([tmp_path / "mine"]), "en").question("my-own")
     meta = str(QuestionView(question, lang="en").meta_text())
     assert "shown in Chinese: no English text yet" in meta
-    assert str(QuestionView(load_bank([tmp_path / "mine"]).localized("zh").question("my-own"), lang="zh").meta_text()) \
+    assert str(QuestionView(localized(load_bank([tmp_path / "mine"]), "zh").question("my-own"), lang="zh").meta_text()) \
         .count("暂无") == 0  # in its own language nothing is marked

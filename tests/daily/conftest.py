@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from quizapp.content.localize import localized
+
 from datetime import timezone
 
 import pytest
@@ -15,7 +17,7 @@ def bundled_bank():
     from quizapp.content import load_bank
     from quizapp.locations import bundled_content_dir
 
-    return load_bank([bundled_content_dir()]).localized("zh")  # the bank as a Chinese UI shows it
+    return localized(load_bank([bundled_content_dir()]), "zh")  # the bank as a Chinese UI shows it
 
 
 @pytest.fixture
