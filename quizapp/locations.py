@@ -53,7 +53,11 @@ def content_dirs(configured: tuple[Path, ...]) -> tuple[Path, ...]:
     if configured:
         return tuple(configured)
     user = user_content_dir()
-    return (bundled_content_dir(), user) if user.is_dir() else (bundled_content_dir(),)
+    try:
+        present = user.is_dir()
+    except OSError:  # e.g. permission denied on the data folder: listed, so the bank names it as a problem
+        present = True
+    return (bundled_content_dir(), user) if present else (bundled_content_dir(),)
 
 
 def split_layers(dirs: tuple[Path, ...]) -> tuple[tuple[Path, ...], tuple[Path, ...]]:

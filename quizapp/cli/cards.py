@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, options) -> int:
     from quizapp.cli import CliError
-    from quizapp.cli.srs_support import load_bank, open_store, search_error_line
+    from quizapp.cli.srs_support import load_bank, open_store, open_view, search_error_line
     from quizapp.store import card_ops
     from quizapp.store.database import NoHistory
     from quizapp.store.search import SearchError, find, index_from_bank
@@ -68,11 +68,12 @@ def run(args: argparse.Namespace, options) -> int:
     bank = load_bank(options)
     index = index_from_bank(bank)
     try:
-        with open_store(options, read_only=action is None) as store:
-            if action is None:
+        if action is None:  # only reads: the app's view (the bank's cards, new ones included), nothing written
+            with open_view(options, bank) as store:
                 found, total = find(store, query, index, limit=args.limit)
-                _list(found, total, bank, args.as_json, lang)
-                return 0
+            _list(found, total, bank, args.as_json, lang)
+            return 0
+        with open_store(options, read_only=False) as store:
             ids = [f.card_id for f in find(store, query, index)[0]]
             result = card_ops.apply(store, action, ids, argument, source="cli")
     except SearchError as exc:

@@ -62,9 +62,8 @@ def _revlog(args, options) -> int:
 
 def _anki(args, options) -> int:
     from quizapp.cli import CliError
-    from quizapp.cli.srs_support import load_bank, open_store, search_error_line
+    from quizapp.cli.srs_support import load_bank, open_view, search_error_line
     from quizapp.practice.export import deck_name, notes_for, write_apkg
-    from quizapp.store.database import NoHistory
     from quizapp.store.search import SearchError, find_ids, index_from_bank
     from quizapp.words import say
 
@@ -72,12 +71,10 @@ def _anki(args, options) -> int:
     ids = None
     if args.search:
         try:
-            with open_store(options, read_only=True) as store:
+            with open_view(options, bank) as store:  # the bank's cards as the app sees them, nothing written
                 ids = find_ids(store, " ".join(args.search), index_from_bank(bank))
         except SearchError as exc:
             raise CliError(search_error_line(exc, options.lang)) from None
-        except NoHistory:
-            ids = []
     notes = notes_for(bank, ids, options.lang)
     if not notes:
         raise CliError(say("export.no_cards", options.lang), code=1)

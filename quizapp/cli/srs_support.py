@@ -38,11 +38,42 @@ def open_store(options, *, read_only: bool):
         store.close()
 
 
+@contextmanager
+def open_view(options, bank):
+    """A read-only Store that sees the bank's cards as the app would (Store.open_view): before the app
+    has ever run, every card is new; afterwards the counts agree with Home's. Nothing is written, and a
+    missing database is not created (`store.has_history` is then False). CliError (one line) when the
+    database cannot be read."""
+    from quizapp.cli import CliError
+    from quizapp.clock import SystemClock
+    from quizapp.store import Store, StoreError
+
+    try:
+        store = Store.open_view(database_path(options), SystemClock(), bank.cards())
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        yield store
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        store.close()
+
+
 def load_bank(options):
     """The bank the app uses (the --content folders, else the bundled bank with the user's folder over it)."""
     from quizapp.content.bank import load_content
 
     return load_content(tuple(options.content_dirs), options.lang)
+
+
+def load_cards(options):
+    """The bank as the app loads it, for its cards only (from the bank cache when current; a command that
+    only reads never rewrites the cache)."""
+    from quizapp import locations
+    from quizapp.content.cache import load_bank_cached
+
+    return load_bank_cached(locations.content_dirs(tuple(options.content_dirs)), locations.cache_dir(), write=False)
 
 
 def search_error_line(exc, lang: str) -> str:

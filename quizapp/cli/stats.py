@@ -25,28 +25,28 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp import locations
     from quizapp.cli import CliError
     from quizapp.clock import SystemClock
-    from quizapp.store import NoHistory, Store, StoreError
+    from quizapp.cli.srs_support import load_cards
+    from quizapp.store import Store, StoreError
     from quizapp.store import retention, stats
 
     path = Path(options.db_path).expanduser() if options.db_path else locations.default_db_path()
-    try:  # a read-only command: the database is opened read-only (never created, migrated or written)
-        with Store.open(path, SystemClock(), read_only=True) as store:
+    try:  # a read-only command: the database is read (never created, migrated or written), the bank's
+        # cards synced into its in-memory copy, so the counts are Home's, new cards included
+        with Store.open_view(path, SystemClock(), load_cards(options).cards()) as store:
             figures = stats.collect(store)
             memory = retention.to_json(store) if args.as_json else {}  # SRS: true-retention table, S/D/R
-    except NoHistory:  # no file, an empty one, or an SQLite file with no tables: nothing to count
-        if args.as_json:
-            print(json.dumps(no_database_json(path), ensure_ascii=False, indent=2))
-        else:
+            history = store.has_history
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    if args.as_json:
+        data = {**figures_json(figures, options.lang, args.days), **memory}
+        print(json.dumps({"database": str(path), "database_exists": history, **data}, ensure_ascii=False, indent=2))
+    else:
+        if not history:
             from quizapp.cli.args import printable
             from quizapp.words import say
 
             print(say("stats.no_database", options.lang, path=printable(path)))  # the path as typed, escaped
-        return 0
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    if args.as_json:
-        print(json.dumps({**figures_json(figures, options.lang, args.days), **memory}, ensure_ascii=False, indent=2))
-    else:
         print(as_text(figures, options.lang, args.days))
     return 0
 
@@ -60,15 +60,6 @@ def figures_json(figures, lang: str, days: int = 30) -> dict:
     for mistake in data["mistakes"]:
         mistake["label"] = say(mistake["mistake_id"], lang)
     return data
-
-
-def no_database_json(path) -> dict:
-    """The JSON object's shape with nothing in it, and `database_exists` false (no database at `path`)."""
-    return {
-        "database": str(path), "database_exists": False, "now": None, "today": None,
-        "reviews_per_day": [], "reviews_last_30_days": 0, "reviews_last_90_days": 0, "true_retention": [],
-        "due_forecast": [], "states": [], "drill_accuracy": [], "mistakes": [], "leeches": [], "mock_sessions": [], "points": [],
-    }
 
 
 def _percent(rate: float | None) -> str:

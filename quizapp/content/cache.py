@@ -57,8 +57,10 @@ def cache_file(cache_dir: Path, dirs: Iterable[Path]) -> Path:
     return cache_dir / f"bank-{digest}.pickle"
 
 
-def load_bank_cached(dirs: Iterable[Path], cache_dir: Path | None) -> Bank | CachedBank:
-    """The bank under `dirs`, from the cache in `cache_dir` when it is current (None: no cache)."""
+def load_bank_cached(dirs: Iterable[Path], cache_dir: Path | None, *, write: bool = True) -> Bank | CachedBank:
+    """The bank under `dirs`, from the cache in `cache_dir` when it is current (None: no cache).
+
+    write=False (commands that only read): a stale or missing cache is not rewritten."""
     dirs = tuple(Path(d) for d in dirs)
     key = fingerprint(dirs) if cache_dir is not None else None
     path = cache_file(cache_dir, dirs) if cache_dir is not None else None
@@ -73,7 +75,7 @@ def load_bank_cached(dirs: Iterable[Path], cache_dir: Path | None) -> Bank | Cac
     from quizapp.content.bank import load_bank
 
     bank = load_bank(dirs)
-    if key is not None and path is not None and key == fingerprint(dirs):  # unchanged while it loaded
+    if write and key is not None and path is not None and key == fingerprint(dirs):  # unchanged while it loaded
         _write(path, {"key": key, **as_plain(bank)})
     return bank
 

@@ -149,6 +149,10 @@ def _inspect(path: Path, current: int, keep: bool) -> tuple[int | None, sqlite3.
         if app_id not in (0, APPLICATION_ID):
             raise StoreError(f"{path}: an SQLite database of another application, not quizapp's; {UNTOUCHED}")
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        user_version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if user_version != 0 and "meta" not in tables:  # quizapp never sets it: another program's file
+            raise StoreError(f"{path}: an SQLite database of another application (user_version {user_version}), "
+                             f"not quizapp's; {UNTOUCHED}")
         if not tables:
             conn.close()
             return None, None  # an empty SQLite database: ours to initialise
@@ -228,6 +232,27 @@ def open_read_only_engine(
         reason = getattr(exc, "orig", None) or exc
         raise StoreError(f"{path}: cannot read the database: {reason}; {UNTOUCHED}") from None
     return engine
+
+
+def empty_engine() -> Engine:
+    """A new, empty quizapp database in memory (nothing on disk): what a read-only view starts from
+    when the user has no database yet, so the bank's cards can be shown as new ones."""
+    memory = sqlite3.connect(":memory:", check_same_thread=False)
+    engine = create_engine("sqlite://", creator=lambda: memory, poolclass=StaticPool)
+    _configure(engine)
+    with engine.execution_options(immediate=True).begin() as conn:
+        SQLModel.metadata.create_all(conn)
+        _set_version(conn, SCHEMA_VERSION)
+    return engine
+
+
+def set_query_only(engine: Engine, on: bool) -> None:
+    """Lock (or unlock) the in-memory copy a read-only engine reads; its file is never involved."""
+    raw = engine.raw_connection()
+    try:
+        raw.driver_connection.execute(f"PRAGMA query_only = {'ON' if on else 'OFF'}")
+    finally:
+        raw.close()
 
 
 def _is_memory(conn: sqlite3.Connection) -> bool:
@@ -359,6 +384,8 @@ def open_engine(
 ) -> Engine:
     """Check, create or migrate the database at `path` and return an engine on it."""
     version = inspect_file(path, current)
+    if path.exists():
+        _check_writable(path)
     if version is None and not path.exists():
         ensure_directory(path.parent)
         try:
@@ -382,6 +409,16 @@ def open_engine(
         reason = getattr(exc, "orig", None) or exc
         raise StoreError(f"{path}: cannot open the database: {reason}") from None
     return engine
+
+
+def _check_writable(path: Path) -> None:
+    """Refuse a file we may not write before SQLite opens it: SQLite would open it read-only anyway and
+    leave a -wal and -shm beside it in a writable folder, then fail on the first write."""
+    try:
+        os.close(os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0)))  # opens for writing, writes nothing
+    except OSError as exc:
+        raise StoreError(f"{path}: cannot write the database ({exc.strerror or exc}); commands that only read "
+                         f"still work; {UNTOUCHED}") from None
 
 
 def _switch_to_wal(engine: Engine, path: Path) -> None:

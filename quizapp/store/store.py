@@ -229,6 +229,7 @@ class Store:
         self._use_config(config)
         self._follows_settings = False  # True when config came from the stored settings (Store.open)
         self.read_only = False  # Store.open(..., read_only=True): every write raises StoreError
+        self.has_history = True  # False for Store.open_view on a database that does not exist yet
         # Undo is per Store instance, like Anki's per-session undo: a restart starts with nothing to undo.
         self._undo_stack: list[int] = []  # review_log ids written by this Store, newest last
         self._operation_stack: list[int] = []  # card_operation ids (quizapp.store.card_ops), newest last
@@ -278,6 +279,38 @@ class Store:
                 store.close()
                 raise
             store._follows_settings = True
+        return store
+
+    @classmethod
+    def open_view(cls, path: Path | None, clock: Clock, cards: Sequence[CardSpec],
+                  config: SchedulerConfig | None = None) -> Store:
+        """A read-only Store that sees what the app would see: the database at `path` (read-only, as
+        Store.open(read_only=True)) with `cards` (the bank) synced into its in-memory copy, so cards the
+        app has not synced yet show as new cards. No database yet: an empty one in memory, and
+        `has_history` is False. The file is never written, created or switched to WAL.
+        """
+        from quizapp.store.database import NoHistory, empty_engine, set_query_only
+
+        try:
+            store = cls.open(path, clock, config, read_only=True)
+            store.has_history = True
+        except NoHistory:
+            if path is None:
+                from quizapp.locations import default_db_path
+
+                path = default_db_path()
+            store = cls(empty_engine(), Path(path).expanduser().absolute(), clock, config or SchedulerConfig())
+            store.has_history = False
+        try:
+            set_query_only(store._engine, False)
+            store.read_only = False
+            store.sync(cards)
+        except BaseException:
+            store.close()
+            raise
+        finally:
+            store.read_only = True
+        set_query_only(store._engine, True)
         return store
 
     def close(self) -> None:

@@ -4,7 +4,7 @@ from quizapp.words.plural import Plural
 
 TEXT: dict = {
     # quizapp show: section headings
-    "show.meta": ("topic {topic} · difficulty {difficulty}/5", "主题 {topic} · 难度 {difficulty}/5"),
+    "show.meta": ("Topic {topic} · difficulty {difficulty}/5", "主题 {topic} · 难度 {difficulty}/5"),
     "show.points": ("Points", "考点"),
     "show.intent": ("Intent", "考察意图"),
     "show.answer": ("Answer", "标准答"),

@@ -24,10 +24,12 @@ def test_stats_json_and_text(tmp_path, monkeypatch, capsys):
         store.sync([Spec("q1/question/main", "alpha"), Spec("q2/drill/d", "beta")])
         store.review("q1/question/main", 3, duration_ms=1000)
         store.review("q2/drill/d", 1, duration_ms=1000, verdict="wrong", mistake="no-master")
+    cards = [Spec("q1/question/main", "alpha"), Spec("q2/drill/d", "beta")]
+    monkeypatch.setattr("quizapp.cli.srs_support.load_cards", lambda options: type("Bank", (), {"cards": lambda self: cards})())
     assert main(["stats", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["reviews_per_day"][-1]["total"] == 2
-    assert {s["topic"] for s in data["states"]} == {"alpha", "beta", ""}
+    assert {s["topic"] for s in data["states"]} == {"alpha", "beta", ""}  # and the total row
     assert data["mistakes"][0]["mistake_id"] == "no-master" and data["mistakes"][0]["count"] == 1
     assert main(["stats"]) == 0
     text = capsys.readouterr().out
@@ -53,7 +55,8 @@ def test_stats_without_a_database_creates_none(tmp_path, monkeypatch, capsys):
     assert "No reviews yet" in out and str(missing) in out
     assert main(["stats", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["database_exists"] is False and data["reviews_per_day"] == [] and data["mistakes"] == []
+    assert data["database_exists"] is False and data["reviews_last_30_days"] == 0 and data["mistakes"] == []
+    assert sum(row["new"] for row in data["states"]) > 0  # the bank's cards, as new cards (issue 21)
     assert not missing.exists() and not missing.parent.exists()  # a read-only command writes nothing
 
 

@@ -159,7 +159,9 @@ _DROPPED_TERM = {
 
 def test_catalogue_table_covers_every_named_mistake():
     # section 16's mistakes (MoE, serving, communication asks) are named in tests/memory/test_mistakes_new.py
-    section16 = {"total-as-active", "kv-all-heads", "decode-compute-bound", "allreduce-once", "bubble-over-total"}
+    section16 = {"total-as-active", "kv-all-heads", "decode-compute-bound", "allreduce-once", "bubble-over-total",
+                 # sections 17-18: named in tests/memory/test_kernels.py and test_attention_variants.py
+                 "kv-no-window", "attention-no-scores"}
     assert {mistake for _, mistake in CATALOGUE_TABLE} == set(MISTAKES) - section16
 
 
@@ -181,6 +183,14 @@ def test_grading_names_each_catalogue_mistake(table, drill_id, mistake):
     assert result.verdict in ("close", "wrong"), result
     assert result.mistake_id == mistake, result
     assert say(mistake, "en") != mistake  # the id has words to be named by
+
+
+def test_a_catalogue_mistake_pinned_to_a_literal(good):
+    # The table above builds its wrong answers with mistake_values (wiring); this case does not, so an engine
+    # bug cannot pass both: 7B mixed AdamW without m and v = (2 + 2 + 4) x 7e9 = 56 GB, not 112 GB.
+    result = _grade(good, "states", "56 GB")
+    # pure bf16 AdamW (2 + 2 + 2 + 2 bytes, the fixture's extra mistake) ties at 56 GB: both are named
+    assert result.verdict == "wrong" and "no-optimizer" in result.mistake_ids
 
 
 def test_tied_mistakes_name_one_of_them(table):

@@ -91,9 +91,14 @@ def test_show_unknown_question_is_one_line_with_a_hint(bundled_bank, capsys):
 
 def test_show_can_be_piped():
     qid = "kv-cache"
-    out = subprocess.run(f"{sys.executable} -m quizapp show {qid} | head -3", shell=True, capture_output=True,
-                         text=True, env=dict(os.environ))
-    assert out.returncode == 0 and out.stdout.startswith("# ") and "Traceback" not in out.stderr
+    out = subprocess.run(f"{sys.executable} -m quizapp --lang en show {qid} | head -3", shell=True,
+                         capture_output=True, text=True, env=dict(os.environ))
+    assert out.returncode == 0 and "Traceback" not in out.stderr
+    import yaml  # the title as the file says it, read without quizapp
+
+    root = Path(__file__).resolve().parents[2] / "content"
+    title = yaml.safe_load((root / "inference" / "kv-cache.yaml").read_text(encoding="utf-8"))["title"]["en"]
+    assert out.stdout.splitlines() == [f"# {title}", "", "Topic inference · difficulty 3/5"]
 
 
 # --- quizapp queue -----------------------------------------------------------------------------

@@ -69,9 +69,17 @@ def test_reference_values(impl, attention, recompute):
 
 
 def test_korthikanti_with_7b_dimensions_is_30_6_gb():
-    # spec: "Korthikanti's GPT formula with 7B dimensions gives 30.6 GB" (32 layers).
-    s, b, h, a, L = 2048, 1, 4096, 32, 32
-    assert round(L * s * b * h * (34 + 5 * a * s / h) / 1e9, 1) == 30.6
+    # spec: "Korthikanti's GPT formula with 7B dimensions gives 30.6 GB" (32 layers): per layer
+    # s*b*h*(34 + 5*a*s/h) bytes = 2048 * 4096 * (34 + 80) = 956,301,312; x 32 = 30.60 GB. The calculator's
+    # GPT-style block (LayerNorm, GELU 4h MLP, dropout, eager attention) must add exactly that per layer;
+    # the stack's ends (embedding dropout, final norm, logits) are not in Korthikanti's per-layer count.
+    def gpt(layers: int) -> ModelSpec:
+        return ModelSpec("gpt-7b", layers=layers, hidden=4096, heads=32, kv_heads=32, ffn=16384, vocab=50257,
+                         style="gpt", positions=2048, bias="all")
+
+    per_layer = activation_bytes(Setup(gpt(32), attention="eager")) - activation_bytes(Setup(gpt(31), attention="eager"))
+    assert per_layer == 2048 * 4096 * (34 + 80) == 956_301_312
+    assert round(32 * per_layer / 1e9, 1) == 30.6
 
 
 def test_selective_drops_exactly_the_core():

@@ -1,4 +1,9 @@
-"""Benchmarks (run with --benchmark-enable): one breakdown, one inverse solve. Not timed assertions."""
+"""Benchmarks (run with --benchmark-enable): one breakdown, one inverse solve. Not timed assertions.
+
+The speed targets (a breakdown under 1 ms, an inverse solve under 20 ms) are advisory: their figures are in
+the README from `pytest tests/memory/test_bench_memory.py --benchmark-enable`, never asserted here (shared,
+noisy machines). What is asserted is the value each benchmarked call returns.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +16,7 @@ from quizapp.memory import GPUS, PRESETS, Setup, breakdown, max_batch, max_param
 def test_bench_breakdown(benchmark):
     setup = Setup(PRESETS["llama-2-7b"], impl="hf", attention="eager")
     result = benchmark(breakdown, setup)
-    assert result.total > 0
+    assert result.total == sum(t.bytes for t in result.terms) and result.model_states == 16 * 6_738_415_616
 
 
 @pytest.mark.benchmark(group="memory")

@@ -87,6 +87,22 @@ def test_adamw_8bit_per_tensor_on_a_shape():
     assert b.term("optimizer_states").bytes == expected
 
 
+def test_adamw_8bit_blocks_round_up_on_gpt2_xl():
+    # The audit's M1: gpt2's tensors are all multiples of 256, so ceil and floor agree there. gpt2-xl's
+    # wte is 50257 x 1600 = 80,411,200 elements = 314,106.25 blocks of 256 -> 314,107 absmax values.
+    # bitsandbytes: tensors of >= 4096 elements keep 2 bytes (two 8-bit states) + 8 bytes per block (two
+    # fp32 absmax); smaller tensors keep two fp32 states (8 bytes each element).
+    # Per layer (h = 1600, f = 6400): large = 4 h^2 + 2 h f + 6400 (fc bias) = 30,726,400 elements in
+    # 4 x 10,000 + 2 x 40,000 + 25 = 120,025 blocks; small = q/k/v/o biases 4h + proj bias h + LN 4h = 14,400.
+    # Embeddings: wte 80,411,200 (314,107 blocks) + wpe 1024 x 1600 = 1,638,400 (6,400 blocks); ln_f 2h small.
+    large = 48 * 30_726_400 + 80_411_200 + 1_638_400  # 1,556,916,800
+    blocks = 48 * 120_025 + 314_107 + 6_400  # 6,081,707
+    small = 48 * 14_400 + 2 * 1600  # 694,400
+    assert large + small == 1_557_611_200  # gpt2-xl's parameter count
+    b = breakdown(Setup(PRESETS["gpt2-xl"], optimizer="adamw-8bit"))
+    assert b.term("optimizer_states").bytes == 2 * large + 8 * blocks + 8 * small == 3_168_042_456
+
+
 def test_adafactor_factored_states():
     m = PRESETS["gpt2"]
     h, f, V, P, L = 768, 3072, 50257, 1024, 12

@@ -16,10 +16,10 @@ def _train(**over):
 
 
 def test_ddp_and_zero3_reference_numbers():
-    assert evaluate(_train(gpus=8), "comm_dp_bytes") == 23_584_454_656
-    assert evaluate(_train(gpus=8, zero=3), "comm_dp_bytes") == 35_376_681_984
-    assert evaluate(_train(gpus=8, zero=1), "comm_dp_bytes") == 23_584_454_656
-    assert evaluate(_train(gpus=8, zero=2), "comm_dp_bytes") == 23_584_454_656
+    assert evaluate(_train(gpus=8), "comm_dp_bytes") == 2 * 7 / 8 * 2 * PSI == 23_584_454_656  # ring all-reduce: 2 (N-1)/N x bf16 grads
+    assert evaluate(_train(gpus=8, zero=3), "comm_dp_bytes") == 3 * 7 / 8 * 2 * PSI == 35_376_681_984  # ZeRO-3: 2 all-gathers + 1 reduce-scatter
+    assert evaluate(_train(gpus=8, zero=1), "comm_dp_bytes") == 2 * 7 / 8 * 2 * PSI == 23_584_454_656  # ring all-reduce: 2 (N-1)/N x bf16 grads
+    assert evaluate(_train(gpus=8, zero=2), "comm_dp_bytes") == 2 * 7 / 8 * 2 * PSI == 23_584_454_656  # ring all-reduce: 2 (N-1)/N x bf16 grads
     # 32-bit gradients: G = 4Ψ
     assert evaluate(_train(gpus=8, grads=32), "comm_dp_bytes") == 2 * 7 / 8 * 4 * PSI
     assert evaluate(_train(gpus=1), "comm_dp_bytes") == 0

@@ -18,10 +18,10 @@ def test_ring_collectives():
 def test_ddp_and_zero_reference_volumes():
     g = 2 * PSI  # bf16 gradients: 13,476,831,232 bytes
     assert g == 13_476_831_232
-    assert C.dp_bytes(8, 0, g, 2 * PSI) == 23_584_454_656
-    assert C.dp_bytes(8, 3, g, 2 * PSI) == 35_376_681_984
+    assert C.dp_bytes(8, 0, g, 2 * PSI) == 2 * 7 / 8 * 2 * PSI == 23_584_454_656  # ring all-reduce: 2 (N-1)/N x bf16 grads
+    assert C.dp_bytes(8, 3, g, 2 * PSI) == 3 * 7 / 8 * 2 * PSI == 35_376_681_984  # ZeRO-3: 2 all-gathers + 1 reduce-scatter
     # stages 1-2 equal DDP's volume with 16-bit gradients (ZeRO paper section 7)
-    assert C.dp_bytes(8, 1, g, 2 * PSI) == C.dp_bytes(8, 2, g, 2 * PSI) == 23_584_454_656
+    assert C.dp_bytes(8, 1, g, 2 * PSI) == C.dp_bytes(8, 2, g, 2 * PSI) == 2 * 7 / 8 * 2 * PSI == 23_584_454_656  # ring all-reduce: 2 (N-1)/N x bf16 grads
 
 
 def test_tp_all_reduce_count_and_volume():

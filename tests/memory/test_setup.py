@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import event, given, settings, strategies as st
 
 from quizapp.memory import GPUS, OPTION_KEYS, PRESETS, Setup, SetupError, setup_from_options
+
+_KNOWN_FIELDS = {*OPTION_KEYS, "model", "ask"}
 
 
 def test_defaults(llama7b):
@@ -107,5 +109,10 @@ _values = st.one_of(st.text(max_size=12), st.integers(-5, 10**6), st.floats(allo
 def test_parser_raises_only_setup_error(options, model):
     try:
         setup_from_options({"model": model, **options})
-    except SetupError:
-        pass
+    except SetupError as refused:
+        # the refusal names a real setting and says what was expected, on one line (not any outcome)
+        assert refused.field in _KNOWN_FIELDS, refused.field
+        assert refused.message and "\n" not in str(refused) and str(refused).startswith(refused.field + ": ")
+        event("refused")
+    else:
+        event("accepted")

@@ -106,6 +106,16 @@ def foreign_wal_database(path: Path) -> Path:
     return path
 
 
+def versioned_foreign_database(path: Path) -> Path:
+    """Another program's file that marks itself only with PRAGMA user_version (no tables yet, no application_id):
+    quizapp never sets user_version, so such a file is not an empty database for quizapp to fill."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 7")
+    conn.commit()
+    conn.close()
+    return path
+
+
 def empty_sqlite_file(path: Path) -> Path:
     """An empty SQLite file another application created (a header, no tables), in WAL mode."""
     conn = sqlite3.connect(path)

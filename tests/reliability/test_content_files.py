@@ -4,6 +4,7 @@ nothing in a content folder disappears silently."""
 
 from __future__ import annotations
 
+import errno
 import os
 import resource
 import shutil
@@ -78,10 +79,24 @@ def test_the_reader_names_dangling_links_loops_folders_and_long_paths(tmp_path):
         assert err.value.reason.startswith(reason), (name, err.value.reason)
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root reads any file")
-def test_the_reader_names_permission_denied(tmp_path):
+def _refuse(monkeypatch, name: str, target: Path) -> None:
+    """Make `os.<name>` fail with EACCES for `target`, as it does for a normal user on a mode-0 path:
+    root ignores modes, so a chmod alone would leave the refusal untested in CI (the audit's item 3)."""
+    real = getattr(os, name)
+
+    def refusing(path, *args, **kwargs):
+        if Path(os.fsdecode(path)) == target:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, name, refusing)
+
+
+def test_the_reader_names_permission_denied(tmp_path, monkeypatch):
     path = _good_copy(tmp_path)
-    path.chmod(0)
+    path.chmod(0)  # refused for a normal user by the kernel ...
+    if os.geteuid() == 0:
+        _refuse(monkeypatch, "open", path)  # ... and for root by the same errno from os.open
     try:
         with pytest.raises(ContentReadError, match="permission denied"):
             read_bounded(path)
@@ -140,13 +155,14 @@ def test_bank_problems_include_unreadable_entries(tmp_path):
     assert sorted(p.file.name for p in bank.problems) == ["dangling.yaml", "sub.yaml"]  # the app's banner counts these
 
 
-@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root lists any folder")
-def test_an_unreadable_folder_is_a_problem(tmp_path):
+def test_an_unreadable_folder_is_a_problem(tmp_path, monkeypatch):
     root = tmp_path / "content"
     _good_copy(root / "t")
     locked = root / "locked"
     locked.mkdir()
     locked.chmod(0)
+    if os.geteuid() == 0:
+        _refuse(monkeypatch, "scandir", locked)
     try:
         files, problems = find_question_files([root])
     finally:
@@ -194,3 +210,46 @@ def test_preview_model_of_a_file_over_the_limit_says_so_at_once(tmp_path):
     model = build_preview_model(path, 0)
     assert model.unreadable is not None and "the limit is 1 MiB" in model.unreadable
     assert "the limit is 1 MiB" in load_bank([path]).problems[0].message  # validate says the same
+
+
+def test_an_unreadable_user_data_folder_is_a_bank_problem_not_a_traceback(tmp_path, monkeypatch, workdir):
+    """Permission denied on the folder above the user's content folder (issue 21): Path.is_dir() used to
+    raise PermissionError there. Now validate names the folder in one problem line, and the bank loads."""
+    from quizapp import locations
+    from quizapp.content.cache import load_bank_cached
+    from reliability_helpers import run_in_process
+
+    user = locations.user_content_dir()
+    _good_copy(user / "mine")
+    data = user.parent  # .../quizapp: its mode 0 makes user.is_dir() raise for a normal user
+    data.chmod(0)
+    try:
+        if os.geteuid() == 0:  # root passes mode checks: the same errno, from the same calls
+            real_stat, real_scandir = os.stat, os.scandir
+
+            def denied(path):
+                return Path(os.fsdecode(path)).is_relative_to(data) and Path(os.fsdecode(path)) != data
+
+            def stat(path, *args, **kwargs):
+                if denied(path):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+                return real_stat(path, *args, **kwargs)
+
+            def scandir(path="."):
+                if Path(os.fsdecode(path)) == data or denied(path):
+                    raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fsdecode(path))
+                return real_scandir(path)
+
+            monkeypatch.setattr(os, "stat", stat)
+            monkeypatch.setattr(os, "scandir", scandir)
+        dirs = locations.content_dirs(())
+        assert dirs[-1] == user  # listed, not silently dropped
+        bank = load_bank_cached(dirs, tmp_path / "cache")
+        monkeypatch.chdir(workdir)
+        result = run_in_process(["validate"])
+    finally:
+        data.chmod(0o755)
+    assert any(p.file == user and "permission denied" in p.message for p in bank.problems), bank.problems
+    assert len(bank.questions) >= 61  # the bundled bank still loads
+    assert "Traceback" not in result.stderr and result.returncode == 1, result.stderr
+    assert any(line.startswith(f"{user}:") and "permission denied" in line for line in result.stdout.splitlines())

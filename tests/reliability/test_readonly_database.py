@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from reliability_helpers import (assert_clean_failure, empty_sqlite_file, foreign_database, foreign_wal_database, listing,
+                                 versioned_foreign_database,
                       run_in_process, run_quizapp)
 
 from quizapp.cli import SUBCOMMANDS
@@ -43,6 +44,7 @@ def _own_database(path: Path) -> Path:
 KINDS = {
     "foreign": foreign_database,
     "foreign-wal": foreign_wal_database,
+    "foreign-user-version": versioned_foreign_database,
     "empty-sqlite": empty_sqlite_file,
     "zero-bytes": lambda p: (p.write_bytes(b""), p)[1],
     "quizapp": _own_database,
@@ -60,7 +62,7 @@ def test_a_read_only_command_changes_no_byte(tmp_path, workdir, kind, argv, monk
     result = run_in_process(["--db", path, *argv])
     assert_clean_failure(result)
     assert listing(folder) == before  # same bytes, no -wal, no -shm, no journal
-    if kind in ("foreign", "foreign-wal") and (argv[0] in REFUSE_FOREIGN or " ".join(argv[:2]) in REFUSE_FOREIGN):
+    if kind in ("foreign", "foreign-wal", "foreign-user-version") and (argv[0] in REFUSE_FOREIGN or " ".join(argv[:2]) in REFUSE_FOREIGN):
         assert result.returncode == 2 and "quizapp" in result.stderr and "left untouched" in result.stderr, result.stderr
         assert result.stderr.count("\n") == 1
 

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -27,11 +28,17 @@ answer: |
 """
 
 
+# a private tmux server per run (never the user's own, whose environment a session would inherit)
+SOCKET = f"quizapp-smoke-{uuid.uuid4().hex[:8]}"
+# how long to wait for a screen; raise it on a slow machine (QUIZAPP_SMOKE_TIMEOUT=60)
+TIMEOUT_S = float(os.environ.get("QUIZAPP_SMOKE_TIMEOUT", "20"))
+
+
 def tmux(*args: str, check: bool = True) -> str:
-    return subprocess.run(["tmux", *args], check=check, capture_output=True, text=True).stdout
+    return subprocess.run(["tmux", "-L", SOCKET, *args], check=check, capture_output=True, text=True).stdout
 
 
-def wait_for(session: str, needle: str, timeout: float = 20.0) -> str:
+def wait_for(session: str, needle: str, timeout: float = TIMEOUT_S) -> str:
     deadline = time.monotonic() + timeout
     screen = ""
     while time.monotonic() < deadline:
@@ -53,10 +60,13 @@ def test_one_review_and_a_clean_quit(tmp_path: Path):
         f"QUIZAPP_DB={db} {sys.executable} -m quizapp --content {tmp_path / 'bank'}; echo $? > {status}"
     )
     env_home = tmp_path / "home"
-    tmux(
-        "new-session", "-d", "-x", "100", "-y", "30", "-s", session,
-        "-e", f"HOME={env_home}", "-e", "TERM=xterm-256color", command,
-    )
+    hermetic = {  # every location and language setting the app reads, so nothing leaks in from outside
+        "HOME": str(env_home), "TERM": "xterm-256color", "XDG_CONFIG_HOME": str(env_home / ".config"),
+        "XDG_DATA_HOME": str(env_home / ".local" / "share"), "XDG_STATE_HOME": str(env_home / ".local" / "state"),
+        "XDG_CACHE_HOME": str(env_home / ".cache"), "QUIZAPP_LANG": "en", "QUIZAPP_CONTENT": "",
+    }
+    exports = [arg for key, value in hermetic.items() for arg in ("-e", f"{key}={value}")]
+    tmux("new-session", "-d", "-x", "100", "-y", "30", "-s", session, *exports, command)
     try:
         wait_for(session, "smoke")  # home lists the topic
         tmux("send-keys", "-t", session, "r")
@@ -70,12 +80,12 @@ def test_one_review_and_a_clean_quit(tmp_path: Path):
         tmux("send-keys", "-t", session, "4")  # Easy: graduates, so the session ends
         wait_for(session, "Cards reviewed: 1")
         tmux("send-keys", "-t", session, "q")
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + TIMEOUT_S
         while not status.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
         assert status.read_text().strip() == "0"
     finally:
-        tmux("kill-session", "-t", session, check=False)
+        tmux("kill-server", check=False)
     with sqlite3.connect(db) as conn:
         rows = conn.execute("SELECT card_id, rating, mode, answer FROM review_log").fetchall()
     assert rows == [("smoke-question/question/main", 4, "review", "use [b]markup[/b] 2")]

@@ -147,8 +147,14 @@ def test_cli_lists_read_only_and_changes_in_one_transaction_that_the_app_undoes(
 
 
 class _FakeBank:
+    """The fixture's bank: its cards (so the read-only view syncs nothing away), no questions to index."""
     questions = ()
     problems = ()
+
+    def cards(self):
+        from tests.srs.conftest import _spec
+
+        return [_spec(card_id, n) for n, card_id in enumerate(ALL)]
 
 
 def test_a_database_without_the_new_tables_reads_as_unflagged(fixture_db, capsys, monkeypatch):

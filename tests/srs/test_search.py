@@ -41,6 +41,14 @@ QUERIES = [
     ("prop:reps>=5", {A, D}),
     ("prop:s>50", {F}),
     ("prop:s<1", {E}),
+    # boundaries on exact values (the audit's M5: `<=` and `!=` were never exercised on a property)
+    ("prop:ivl<=4", {B, D, E}),  # B's interval is exactly 4 days (due -1 d, last review -5 d)
+    ("prop:ivl<4", {D, E}),  # ... so `<` leaves it out
+    ("prop:ivl!=0", {A, B, F, H}),  # D and E are 0 days (minutes); new cards have no interval
+    ("prop:s<=2", {B, D, E}),  # B's stability is exactly 2.0
+    ("prop:lapses<=1", {A, C, E, F, G, H}),  # H has exactly 1; new cards have 0 lapses
+    ("prop:lapses!=1", {A, B, C, D, E, F, G}),
+    ("prop:reps<=3", {B, C, E, G, H}),  # B has exactly 3; new cards 0 reps
     ("prop:d>0.8", {D}),  # Anki's 0..1 scale: (D - 1) / 9
     ("prop:d<0.2", {F}),
     ("prop:r<0.9", {B}),  # R = 90% exactly when elapsed = S; only B is past its stability
@@ -117,12 +125,32 @@ def test_malformed_query_names_the_problem_and_column(fixture_store, query, code
     assert say(caught.value.code, "en", **caught.value.details) != caught.value.code  # the words exist
 
 
-def test_a_parse_never_raises_anything_but_search_error():
-    for query in ['"', "(", ")", "-", "a:", ":", "prop:", "rated:1:", "((a)", "a ) (", "- -a", "or", "and"]:
-        try:
-            parse(query)
-        except SearchError:
-            pass
+FRAGMENTS = [  # each fragment is refused with its own reason (a silent accept would fail here)
+    ('"', "search.unclosed_quote", 1),
+    ("(", "search.unclosed_paren", 1),
+    (")", "search.unmatched_close", 1),
+    ("-", "search.dangling_minus", 1),
+    ("a:", "search.unknown_key", 1),
+    ("prop:", "search.empty_value", 6),
+    ("rated:1:", "search.bad_rating", 9),
+    ("((a)", "search.unclosed_paren", 1),
+    ("a ) (", "search.unmatched_close", 3),
+    ("- -a", "search.dangling_minus", 1),
+    ("or", "search.or_needs_terms", 1),
+    ("and", "search.and_needs_terms", 1),
+]
+
+
+@pytest.mark.parametrize(("query", "code", "column"), FRAGMENTS, ids=[q for q, _, _ in FRAGMENTS])
+def test_a_fragment_is_refused_with_its_reason(query, code, column):
+    with pytest.raises(SearchError) as caught:
+        parse(query)
+    assert (caught.value.code, caught.value.column) == (code, column)
+
+
+def test_a_lone_colon_is_plain_text():
+    term = parse(":")  # no key before it: searched as text, as Anki does
+    assert (term.key, term.value) == ("text", ":")
 
 
 def test_sorting_and_limit(fixture_store, fixture_index):

@@ -234,6 +234,12 @@ async def test_serving_mode_shows_the_kv_budget_concurrency_and_bound(app_factor
         assert f"{int(memory.evaluate(setup, 'kv_tokens')):,} tokens" in text
         assert format_bytes(memory.evaluate(setup, "kv_budget"), "GB") in text
         assert "memory-bound" in text and "154" in text  # the decode bound and the critical batch
+        # pinned literals (an engine bug cannot pass both): A100 80GB reports 81,920 MiB; budget =
+        # 0.9 x 85,899,345,920 - 2 x 6,738,415,616 (bf16 weights) - 1 GiB = 62,758,838,272 B = 62.76 GB;
+        # KV per token = 2 x 32 layers x 4096 x 2 B = 524,288 B; kv_tokens = floor(budget / (16 x 524,288)) x 16
+        # = 119,696; at 4096 tokens a sequence holds 4096 x 524,288 B, so floor(29.22) = 29 fit at once.
+        assert "119,696 tokens" in text and "62.76 GB" in text
+        assert int(memory.evaluate(setup, "max_concurrency")) == 29
         assert str(screen.query_one("#label-seq").content) == "Context"  # the mode's own word
 
 

@@ -147,6 +147,11 @@ def test_serving_figures_are_the_calculators():
     assert figures.max_context.value == memory.evaluate(setup, "max_context")
     assert figures.min_tp.value == memory.evaluate(setup, "min_tp")
     assert figures.serving.critical_batch == 154
+    # pinned literals: a decode step reads the bf16 weights 2 x 6,738,415,616 B plus 8 sequences x 4096 tokens
+    # x 524,288 B of KV (2 x 32 layers x 4096 x 2 B) = 30,656,700,416 B over 2.039 TB/s = 15.035 ms; the KV
+    # budget 62,758,838,272 B holds floor(62,758,838,272 / (4096 x 524,288)) = 29 such sequences
+    assert figures.serving.decode.step_s == pytest.approx(30_656_700_416 / 2.039e12, rel=1e-12)
+    assert figures.serving.max_concurrency == 29
 
 
 def test_cluster_figures_are_the_calculators():

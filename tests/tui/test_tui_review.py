@@ -107,6 +107,7 @@ DRILL_SETUP = dict(model="llama-2-7b", method="full", precision="bf16-mixed", op
 
 async def test_numeric_drill_right_answer_suggests_good_and_enter_accepts(app_factory, query_db):
     expected_gb = evaluate(setup_from_options(DRILL_SETUP), "model_states") / 1e9
+    assert f"{expected_gb:.1f}" == "107.8"  # pinned: 16 B/param x 6,738,415,616 (llama-2-7b) = 107.81 GB
     app = app_factory()
     async with app.run_test(size=(100, 40)) as pilot:
         screen = await drill_screen(app, pilot, DRILL)

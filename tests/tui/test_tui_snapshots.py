@@ -67,6 +67,7 @@ def test_question(snap_compare, app_factory, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_revealed_answer_with_breakdown(snap_compare, app_factory, size):
     expected = evaluate(setup_from_options(DRILL_SETUP), "model_states")
+    assert f"{expected / 1e9:.0f}" == "108"  # pinned: 16 x 6,738,415,616 = 107.81 GB (the SVG shows it)
 
     async def run_before(pilot):
         await answer_drill(pilot, f"{expected / 1e9:.0f} GB")
@@ -81,6 +82,7 @@ def test_revealed_answer_with_breakdown(snap_compare, app_factory, size):
 @pytest.mark.parametrize("size", SIZES)
 def test_numeric_verdict_with_named_mistake(snap_compare, app_factory, size):
     wrong = mistake_values(setup_from_options(DRILL_SETUP), "model_states")["no-optimizer"]
+    assert f"{wrong / 1e9:.1f}" == "53.9"  # pinned: (2 + 2 + 4) x 6,738,415,616 = 53.91 GB (m and v left out)
 
     async def run_before(pilot):
         await answer_drill(pilot, f"{wrong / 1e9:.1f} GB")
