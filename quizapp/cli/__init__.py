@@ -46,7 +46,29 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {printable(message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+_VALUED = ("--content", "--db", "--lang")  # global options that take the next word as their value
+
+
+def command_in(argv: list[str]) -> str | None:
+    """The subcommand `argv` names (None: the app), skipping the values of the global options."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in _VALUED:
+            skip = True
+        elif word == "--":
+            return None
+        elif not word.startswith("-"):
+            return word if word in SUBCOMMANDS else None
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The command line. With `argv`, only the subcommand it names gets its arguments (the others are
+    listed with their help line): starting the app then imports no subcommand's dependencies (the
+    calculator's flags need quizapp.memory). Without `argv`, every subcommand is complete."""
+    wanted = command_in(argv) if argv is not None else None
     parser = _Parser(
         prog="quizapp",
         description="A terminal trainer for LLM-systems interviews. Without a subcommand, starts the app.",
@@ -57,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name in SUBCOMMANDS:
         module = importlib.import_module(f"quizapp.cli.{MODULES.get(name, name)}")
         child = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(child)
+        if argv is None or name == wanted:
+            module.add_arguments(child)
         _add_global_options(child, after=True)
     return parser
 
@@ -106,7 +129,8 @@ def resolve_options(args: argparse.Namespace, environ: os._Environ | dict) -> Gl
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         options = resolve_options(args, os.environ)

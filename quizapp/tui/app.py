@@ -105,10 +105,31 @@ class QuizApp(App[None]):
 
         def warm_up() -> None:
             bank.questions  # noqa: B018 - a cached bank builds its models on first use
+            import quizapp.content.render  # noqa: F401
             import quizapp.tui.screens.review  # noqa: F401
             import quizapp.tui.widgets.answer_panel  # noqa: F401
+            from quizapp.tui.text_wrap import break_units
+
+            break_units("预热 warm-up 1 个")  # loads the line-break tables and the phrase model
+
+            self.call_from_thread(self._load_review_css)
 
         self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
+
+    def _load_review_css(self) -> None:
+        """Read the review screen's stylesheet while Home is idle. Textual reads a screen's CSS_PATH when
+        the screen is first shown, and then re-parses and re-applies the whole stylesheet: that was most
+        of the time between r and the first question."""
+        from quizapp.tui.screens.review import ReviewScreen
+
+        changed = False
+        for path in ReviewScreen().css_path:
+            if not self.stylesheet.has_source(str(path), ""):
+                self.stylesheet.read(path)
+                changed = True
+        if changed:
+            self.stylesheet.reparse()
+            self.stylesheet.update(self)
 
     def take_first_counts(self) -> tuple[dict[str, Counts], TodayProgress, dict[str, DayCounts]] | None:
         """Home's counts as read before the app started (once; later visits read them again)."""
