@@ -48,6 +48,8 @@ class CardView:
     variant_error: str | None = None  # the calculator could not draw the drill (the card can still be rated)
     intervals: Mapping[Rating, timedelta] = field(default_factory=dict)  # empty in cram
     typed: str | None = None  # the answer to put back in the box (after an undo or an edit)
+    leech: str | None = None  # the card just rated became a leech and was suspended (its id): say so
+    flag: int = 0  # the card's flag (0 none, 1-4 as in Anki)
 
     @property
     def card_id(self) -> str:
@@ -78,6 +80,9 @@ class ReviewSession:
         self.grade: Grade | None = None
         self.checklist: Checklist | None = None  # the key points of the revealed self-graded card
         self._shown_at = clock.monotonic()
+        # earlier graded tries of the drill shown, (grade, answer typed), when u reopened it for a retype
+        self.attempts: list[tuple[Grade, str]] = []
+        self._checked = ""  # the answer the last check() graded
         self._cram: list[str] = []
         self._cram_total = 0
         self._cram_done = 0
@@ -98,6 +103,7 @@ class ReviewSession:
 
         card = self._drill_shown()
         self.grade = grade(card.variant, card.content.drill, answer)
+        self._checked = answer
         return self.grade
 
     def reveal(self, answer: str | None = None) -> Checklist | None:
@@ -115,20 +121,68 @@ class ReviewSession:
         return self.checklist
 
     def rate(self, rating: Rating, answer: str | None = None) -> Shown:
-        """Record the rating of the card shown (with the typed answer and the drill's grade) and move on."""
+        """Record the rating of the card shown (with the typed answer and the drill's grade) and move on.
+
+        After a retype (`retype`) the first graded try is the one recorded: what the drill measured."""
         card = self._shown()
         rating = Rating(rating)
-        graded = self.grade if self.grade is not None and self.grade.verdict.graded else None
+        graded = self.attempts[0][0] if self.attempts else (
+            self.grade if self.grade is not None and self.grade.verdict.graded else None)
         duration_ms = max(int((self.clock.monotonic() - self._shown_at) * 1000), 0)
         ticks = dict(self.checklist.ticked) if self.checklist is not None else None
-        self.store.review(card.card_id, rating, duration_ms=duration_ms, mode=self.mode, answer=answer,
-                          verdict=graded.verdict if graded else None, mistake=graded.mistake_id if graded else None,
-                          points=ticks)
+        was_leech = self.mode is not Mode.CRAM and self._is_leech(card.card_id)
+        after = self.store.review(card.card_id, rating, duration_ms=duration_ms, mode=self.mode, answer=answer,
+                                  verdict=graded.verdict if graded else None,
+                                  mistake=graded.mistake_id if graded else None, points=ticks)
+        became_leech = self.mode is not Mode.CRAM and bool(getattr(after, "leech", False)) and not was_leech
+        if became_leech:
+            self.tally.leeches.append(card.card_id)
         if self.mode is Mode.CRAM and self._cram and self._cram[0] == card.card_id:
             self._cram.pop(0)
             self._cram_done += 1
         self.tally.record(card.card_id, graded.verdict if graded else None, answer=answer, variant=card.variant)
+        shown = self._next()
+        if became_leech and isinstance(shown, CardView):
+            shown = self.current = replace(shown, leech=card.card_id)
+        return shown
+
+    def retype(self) -> CardView | None:
+        """`u` on a graded drill not rated yet: reopen its answer for a corrected try (the graded one is kept
+        in `attempts`, and it is what the rating records). None when the card shown is not such a drill."""
+        card = self.current
+        if card is None or card.variant is None or self.grade is None or not self.grade.verdict.graded:
+            return None
+        self.attempts.append((self.grade, self._checked))
+        self.grade = None
+        return card
+
+    def set_aside(self, action: str) -> Shown:
+        """Bury (until tomorrow) or suspend the card shown, as Anki's - and @ do, and move on."""
+        from quizapp.store import card_ops
+
+        if action not in ("bury", "suspend"):
+            raise ValueError(f"action: expected bury or suspend, got {action!r}")
+        card = self._shown()
+        card_ops.apply(self.store, action, [card.card_id], source="review")
+        self.tally.set_aside += 1
+        if self.mode is Mode.CRAM and self._cram and self._cram[0] == card.card_id:
+            self._cram.pop(0)
+            self._cram_total -= 1
         return self._next()
+
+    def flag(self, colour: int) -> CardView:
+        """Flag the card shown with 1-4 (Anki's ctrl+1-4); the same flag again removes it."""
+        from quizapp.store import card_ops
+
+        card = self._shown()
+        value = 0 if card.flag == colour else colour
+        card_ops.apply(self.store, "flag", [card.card_id], value, source="review")
+        self.current = replace(card, flag=value)
+        return self.current
+
+    def _is_leech(self, card_id: str) -> bool:
+        info = self.store.card(card_id)
+        return bool(getattr(info, "leech", False))
 
     def undo(self) -> Shown | None:
         """Take back the last rating this session's store recorded; the card comes back as it was (the same
@@ -137,6 +191,8 @@ class ReviewSession:
         if card_id is None:
             return None
         rated = self.tally.unrecord(card_id)
+        if card_id in self.tally.leeches:  # the undone rating made it a leech: the store took that back too
+            self.tally.leeches.remove(card_id)
         if self.mode is Mode.CRAM:
             self._cram.insert(0, card_id)
             self._cram_done = max(self._cram_done - 1, 0)
@@ -220,8 +276,12 @@ class ReviewSession:
             # what is left to show today, limits and burying applied (the numbers Home shows too)
             left = self.store.day_counts(self.topic)
             progress = replace(progress, due=left.learning + left.review, new=left.new)
-        self.current = CardView(content, progress, variant, variant_error, intervals, typed)
+        from quizapp.store import card_ops
+
+        flag = card_ops.flags(self.store, [content.card_id]).get(content.card_id, 0)
+        self.current = CardView(content, progress, variant, variant_error, intervals, typed, flag=flag)
         self.grade = None
+        self.attempts = []
         self.checklist = None
         self._shown_at = self.clock.monotonic()
         return self.current

@@ -33,6 +33,8 @@ class SessionTally:
     reviewed: int = 0
     drills: int = 0
     drills_correct: int = 0
+    leeches: list[str] = field(default_factory=list)  # cards suspended as leeches by this session's ratings
+    set_aside: int = 0  # cards buried or suspended from the review screen
     _log: list[RatedCard] = field(default_factory=list)
 
     def record(self, card_id: str, verdict: Verdict | None, answer: str | None = None, variant: Any | None = None) -> None:
@@ -66,6 +68,7 @@ class SessionTally:
             drills_correct=self.drills_correct,
             seconds=max(now_monotonic - self.started, 0.0),
             next_due=next_due,
+            leeches=tuple(self.leeches),
         )
 
 
@@ -80,3 +83,4 @@ class SessionSummary:
     drills_correct: int
     seconds: float
     next_due: datetime | None
+    leeches: tuple[str, ...] = ()  # suspended as leeches during the session (Anki announces them too)

@@ -55,6 +55,7 @@ class TodayProgress:
     streak_days: int
     day_start: datetime | None = None
     day_end: datetime | None = None
+    leeches: int = 0  # leeches waiting, suspended (Anki's "leech" tag): rewrite them, then unsuspend
 
 
 @dataclass(frozen=True)

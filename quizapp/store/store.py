@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from fsrs import Rating, State
 from sqlalchemy import Boolean, DateTime, Integer, String, and_, bindparam, func, insert, literal_column, or_, select, \
-    type_coerce, update
+    false, true, type_coerce, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
@@ -648,9 +648,11 @@ class Store:
         with self.reading() as conn:
             new_done, reviews_done = self._done_today(conn, start)
             streak = self._streak(conn, now)
+            leeches = conn.execute(select(func.count()).select_from(CARD).where(
+                CARD.c.leech == true(), CARD.c.suspended == true(), CARD.c.orphaned == false())).scalar_one()
         return TodayProgress(new_done=new_done, reviews_done=reviews_done, new_limit=self.config.new_per_day,
                              review_limit=self.config.reviews_per_day, streak_days=streak,
-                             day_start=start, day_end=end)
+                             day_start=start, day_end=end, leeches=leeches)
 
     def _streak(self, conn: Connection, now: datetime) -> int:
         """Consecutive study days (any mode) ending today, or yesterday if nothing is done yet today.

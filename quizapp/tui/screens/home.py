@@ -116,7 +116,10 @@ class HomeScreen(QuizScreen[None]):
                 )
             )
         )
-        self.query_one("#streak", Static).update(Text(app.t("home.streak", n=today.streak_days)))
+        streak = app.t("home.streak", n=today.streak_days)
+        if today.leeches:
+            streak += " · " + app.t("home.leeches", n=today.leeches)
+        self.query_one("#streak", Static).update(Text(streak))
         table = self.query_one("#topics", DataTable)
         cursor = table.cursor_row
         table.clear()

@@ -103,6 +103,11 @@ class ReviewScreen(QuizScreen[None]):
         Binding("ctrl+z", "undo_from_box", "Undo", id="undo-box", key_display="^z", priority=True),
         Binding("ctrl+z", "undo", "Undo", id="undo-anywhere", show=False, priority=True),
         Binding("u", "undo", "Undo", id="undo"),
+        # Anki's review keys: - buries until tomorrow, @ suspends, ctrl+1-4 flag (again: unflag). Not in the
+        # footer (it is full at 80 columns): in the command palette and docs/app.md, as Anki's are in its manual.
+        Binding("minus", "set_aside('bury')", "Bury", id="bury", key_display="-", show=False),
+        Binding("at", "set_aside('suspend')", "Suspend", id="suspend", key_display="@", show=False),
+        *(Binding(f"ctrl+{n}", f"flag({n})", "Flag", id=f"flag-{n}", show=False) for n in (1, 2, 3, 4)),
         # For when the focus is elsewhere (a tab, a rating button); on the card area its own keys apply.
         Binding("pagedown", "scroll_card('page_down')", "Scroll", id="scroll-card", show=False),
         Binding("pageup", "scroll_card('page_up')", "Scroll", id="scroll-card-up", show=False),
@@ -199,6 +204,8 @@ class ReviewScreen(QuizScreen[None]):
         self.revealed = False
         self.suggested = None
         self._update_progress(shown)
+        if shown.leech is not None:  # the card just rated lapsed once too often: Anki suspends and says so
+            self.notify(self.t("review.leech", card=shown.leech), severity="warning", markup=False, timeout=8)
         area = self.query_one("#card-area", VerticalScroll)
         self._focus_target = area  # the old card's box loses the focus now; the footer waits for the new one
         if self._preparing is not None:  # the old card's answer is still being mounted: let it finish first
@@ -280,6 +287,8 @@ class ReviewScreen(QuizScreen[None]):
             text = self.t("review.progress", due=p.due, new=p.new, done=p.done)
         if self.topic:
             text = f"{self.topic} · {text}"
+        if shown.flag:
+            text = f"{text} · {self.t('review.flag', n=shown.flag)}"
         self.query_one("#progress", Static).update(Text(text))
 
     def _typed_text(self) -> str | None:
@@ -429,12 +438,60 @@ class ReviewScreen(QuizScreen[None]):
         self.action_undo()
 
     def action_undo(self) -> None:
+        """u / ctrl+z act on the card in front of you: a graded drill not rated yet reopens for a corrected
+        retype (the graded try is kept and recorded); otherwise the last rating is undone."""
         if self.session is None:
             return
         if self.busy:  # ctrl+z is a priority binding, so on_key never held it: hold it here
             self._held.append(events.Key("ctrl+z", None))
             return
+        if self.revealed and self.session.retype() is not None:
+            self._reopen_drill()
+            return
         self._call(self.session.undo, self._undone)
+
+    def _reopen_drill(self) -> None:
+        """Back to the drill's question with its input open, the first try shown in the verdict."""
+        first, typed = self.session.attempts[0]  # type: ignore[union-attr]
+        self.revealed = False
+        self.suggested = None
+        for widget in self.query("#answer, #checklist"):
+            widget.display = False
+        self.query_one(RatingBar).display = False
+        self.query_one(RatingBar).suggest(None)
+        verdict = Text(self.t("review.retyping", verdict=self.t(f"review.verdict.{first.verdict}"), answer=typed))
+        self.query_one("#verdict", Static).update(verdict)
+        for box in self.query("#drill-input").results(Input):
+            box.disabled = False
+            self._focus_on(box)
+
+    def action_set_aside(self, action: str) -> None:
+        """- and @: bury or suspend the card shown and go on to the next."""
+        if self.current is None or self.busy or self.session is None:
+            return
+        session, word = self.session, "review.buried" if action == "bury" else "review.suspended"
+        title = self.current.card_id
+
+        async def shown(result: Shown) -> None:
+            self.notify(self.t(word, card=title), markup=False)
+            await self._show(result)
+
+        self._call(lambda: session.set_aside(action), shown)
+
+    def action_flag(self, colour: int) -> None:
+        """ctrl+1-4: flag the card shown (the same flag again removes it)."""
+        if self.current is None or self.busy or self.session is None:
+            return
+        session = self.session
+
+        def flagged(view: CardView) -> None:
+            self.busy = False
+            self._replay_held()
+            self._update_progress(view)
+            self.notify(self.t("review.flagged", n=view.flag) if view.flag else self.t("review.unflagged"),
+                        markup=False)
+
+        self._call(lambda: session.flag(colour), flagged)
 
     async def _undone(self, shown: Shown | None) -> None:
         if shown is None:
@@ -579,6 +636,10 @@ class ReviewScreen(QuizScreen[None]):
             return self.revealed  # a revealed card always has its answer's tabs
         if action == "edit":
             return self.current is not None
+        if action == "set_aside":
+            return self.current is not None and not self.in_box  # in a box, - and @ are typed
+        if action == "flag":
+            return self.current is not None
         return True
 
     def palette_commands(self) -> Iterable[SystemCommand]:
@@ -596,5 +657,10 @@ class ReviewScreen(QuizScreen[None]):
         entries.append((self.t("cmd.undo"), self.action_undo))
         if self.current is not None:
             entries.append((self.t("cmd.edit"), self.action_edit))
+            if not self.busy:
+                entries.append((self.t("cmd.bury"), lambda: self.action_set_aside("bury")))
+                entries.append((self.t("cmd.suspend"), lambda: self.action_set_aside("suspend")))
+                for n in (1, 2, 3, 4):
+                    entries.append((self.t("cmd.flag", n=n), lambda n=n: self.action_flag(n)))
         for title, callback in entries:
             yield SystemCommand(title, title, callback)

@@ -42,6 +42,8 @@ class SummaryScreen(QuizScreen[None]):
         else:
             lines.append(tr("summary.no_drills"))
         lines.append(tr("summary.time", time=format_duration(s.seconds, lang)))
+        if s.leeches:
+            lines.append(tr("summary.leeches", n=len(s.leeches), cards=", ".join(s.leeches)))
         if s.next_due is None:
             lines.append(tr("summary.next_due.none"))
         else:
