@@ -73,6 +73,51 @@ def breakdown_lines(variant, width: int, lang: str = "en") -> list[str]:
     return lines
 
 
+def row_label(name: str, lang: str = "en") -> str:
+    """A worked-solution row's name in `lang` (a memory term, a sum, a derivation step or an ask)."""
+    from quizapp.words import say
+
+    for key in (f"term.{name}", f"solution.row.{name}"):
+        word = say(key, lang)
+        if word != key:
+            return word
+    return name.replace("_", " ")
+
+
+def derivation_lines(variant, width: int, lang: str = "en") -> list[str]:
+    """A derived ask's worked solution, `width` columns at most: each step as "name  value", then its
+    formula and its numbers on indented lines and its note; the asked row marked; then the notes."""
+    from quizapp.cli.calc import _cells, _ljust, _wide, _wrap
+    from quizapp.content.solution import worked_solution
+    from quizapp.words import say
+    from quizapp.words.calc import render
+
+    solution = worked_solution(variant)
+    width = max(width, 40)
+    labels = [("▶ " if r.asked else "  ") + row_label(r.name, lang) for r in solution.rows]
+    label_w = max(_cells(label) for label in labels)
+    detail = {"width": width, "initial_indent": " " * 6, "subsequent_indent": " " * 8, "break_on_hyphens": False}
+
+    def wrapped(text: str, first: str, rest: str) -> list[str]:
+        if _wide(text):
+            return _wrap(text, width, first, rest)
+        return textwrap.wrap(text, width=width, initial_indent=first, subsequent_indent=rest, break_on_hyphens=False)
+
+    lines: list[str] = []
+    for label, row in zip(labels, solution.rows):
+        lines.append(f"{_ljust(label, label_w)}  {row.shown}")
+        if row.formula:
+            lines += textwrap.wrap(row.formula, **detail)
+        if row.substituted and row.substituted != row.formula:
+            lines += textwrap.wrap(f"= {row.substituted}", **detail)
+        words = render(row.note, lang) if row.note else ""
+        if words:
+            lines += wrapped(words, " " * 6, " " * 8)
+    for code in solution.notes:
+        lines += wrapped(say("drill.cli.note", lang, note=render(code, lang)), "  ", "        ")
+    return lines
+
+
 def mistake_line(mistake_id: str, lang: str = "en") -> str:
     """The misconception named in `lang`: its label, and its id in brackets only when the id says
     something more (a catalogue id; an extra_mistake's id is its label, which names itself)."""
@@ -97,25 +142,57 @@ def _print_text(variant, drill, graded, lang: str = "en") -> None:
         print("\n".join(_wrap(setup, max(width, 40), "", indent)))
     else:
         print(textwrap.fill(setup, width=max(width, 40), subsequent_indent=indent, break_on_hyphens=False))
-    print(say("drill.cli.params", lang, n=f"{b.params:,}", quantity=format_quantity(b.params, sensible_unit(b.params, 'count'))))
-    for line in breakdown_lines(variant, width, lang):
-        print(line)
+    if getattr(variant, "derivation", None) is not None:  # no memory term: the steps to the asked value
+        for line in derivation_lines(variant, width, lang):
+            print(line)
+    else:
+        print(say("drill.cli.params", lang, n=f"{b.params:,}", quantity=format_quantity(b.params, sensible_unit(b.params, 'count'))))
+        for line in breakdown_lines(variant, width, lang):
+            print(line)
     if graded is None:
         return
     if graded.verdict == "unparseable":  # the reason is the grader's (quizapp.content), as it is
         print("\n" + say("drill.cli.unparseable", lang, reason=graded.reason))
         return
     rating = say(f"rating.{graded.suggested_rating}", lang)
-    line = "\n" + say("drill.cli.graded", lang, value=format_quantity(graded.value, variant.unit),
+    from quizapp.memory.asks import count_noun
+
+    noun = count_noun(variant.ask)
+    line = "\n" + say("drill.cli.graded", lang, value=format_quantity(graded.value, variant.unit, noun=noun),
                       verdict=say(f"drill.cli.verdict.{graded.verdict}", lang), rating=rating)
     if graded.convention:
         from quizapp.content.drills import precise
 
         line += "\n" + say("review.convention", lang, name=say(f"convention.{graded.convention}", lang),
-                           value=precise(graded.convention_value, variant.unit), expected=variant.expected_display)
+                           value=precise(graded.convention_value, variant.unit, noun), expected=variant.expected_display)
     for mistake_id in graded.mistake_ids:
         line += "\n" + mistake_line(mistake_id, lang)
     print(line)
+
+
+def _list(question, as_json: bool, lang: str) -> int:
+    """`quizapp drill QID`: the question's drills, one a line (id, what it asks, its unit, its prompt)."""
+    from quizapp.words import say
+
+    if as_json:
+        print(json.dumps({"question": question.id, "drills": [
+            {"id": f"{question.id}/{d.id}", "ask": d.ask, "unit": d.unit, "prompt": d.prompt} for d in question.drills]},
+            ensure_ascii=False))
+        return 0
+    width = max(shutil.get_terminal_size((100, 24)).columns, 40)
+    print(say("drill.cli.list", lang, qid=question.id, n=len(question.drills)))
+    from quizapp.cli.calc import _wide, _wrap
+    from quizapp.content.drills import draw_variant
+
+    for d in question.drills:
+        print(f"  {question.id}/{d.id}  ({d.ask}, {d.unit})")
+        try:
+            prompt = " ".join(draw_variant(question, d, 0).prompt.split())  # the variant `drill QID/ID` shows
+        except ValueError:
+            prompt = " ".join(d.prompt.split())
+        print("\n".join(_wrap(prompt, width, " " * 6, " " * 6)) if _wide(prompt)
+              else textwrap.fill(prompt, width=width, initial_indent=" " * 6, subsequent_indent=" " * 6))
+    return 0
 
 
 def run(args: argparse.Namespace, options) -> int:
@@ -130,9 +207,13 @@ def run(args: argparse.Namespace, options) -> int:
     from quizapp.content.localize import localized
 
     bank = localized(load_bank(content_dirs(options.content_dirs)), options.lang)
+    if "/" not in args.drill and bank.question(args.drill) is not None:
+        return _list(bank.question(args.drill), args.json, options.lang)  # `quizapp drill QID`: its drills
     question, drill = _find(bank, args.drill, options.lang)
+    # one fixed variant unless --seed says another: what is printed is what --answer is graded against
+    seed = 0 if args.seed is None else args.seed
     try:
-        variant = draw_variant(question, drill, args.seed)
+        variant = draw_variant(question, drill, seed)
     except SetupError as exc:
         raise CliError(f"{args.drill}: {exc}") from None
     graded = grade(variant, drill, args.answer) if args.answer is not None else None
@@ -142,6 +223,7 @@ def run(args: argparse.Namespace, options) -> int:
             json.dumps(
                 {
                     "prompt": variant.prompt,
+                    "seed": seed,
                     "expected": variant.expected / scale,
                     "unit": variant.unit,
                     "verdict": graded.verdict if graded else None,
@@ -155,5 +237,9 @@ def run(args: argparse.Namespace, options) -> int:
             )
         )
     else:
+        if drill.vary:
+            from quizapp.words import say
+
+            print(say("drill.cli.seed", options.lang, seed=seed))
         _print_text(variant, drill, graded, options.lang)
     return 0

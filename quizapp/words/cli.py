@@ -149,6 +149,10 @@ TEXT = {
     "calc.cli.max_training_only": ("--max gpus: a training solve; for serving use --max tp",
                                    "--max gpus：这是训练的求解；推理服务请用 --max tp"),
     # --- `quizapp drill` --------------------------------------------------------------------------------
+    "drill.cli.list": (Plural("{qid}: {n} drill (quizapp drill {qid}/DRILL shows one)", "{qid}: {n} drills (quizapp drill {qid}/DRILL shows one)"),
+                       "{qid}：{n} 道计算题（quizapp drill {qid}/DRILL 查看其中一道）"),
+    "drill.cli.seed": ("variant: seed {seed} (--seed N for another; --answer is graded against this one)",
+                       "变体：seed {seed}（--seed N 换一个；--answer 按这一个评判）"),
     "drill.cli.has_problems": ("question {qid!r} has problems: {problem}", "题目 {qid!r} 有问题：{problem}"),
     "drill.cli.no_question": ("no question {qid} in the content folders", "题库文件夹中没有题目 {qid}"),
     "drill.cli.no_drill": ("no drill {ref}; expected QID/DRILL, one of: {choices}",
