@@ -86,7 +86,10 @@ def run(args: argparse.Namespace, options) -> int:
     else:
         print(_table(rows, lang))
         print("\n" + say("settings.cli.database", lang, path=path))
-        print(say("settings.cli.how", lang, reset=RESET))
+        import shutil
+
+        for line in _fill(say("settings.cli.how", lang, reset=RESET), max(shutil.get_terminal_size((100, 24)).columns, 40)):
+            print(line)
     return 0
 
 
@@ -120,14 +123,40 @@ def _cut(value: str, width: int = 24) -> str:
 
 
 def _table(rows, lang: str = "en") -> str:
+    """The settings as a table that fits the terminal: columns aligned by display width; on a wide
+    terminal (100 columns or more) the description follows on the row, else it goes under its setting,
+    indented and wrapped, so no line is longer than the terminal (COLUMNS=80: 80)."""
+    import shutil
+
     from quizapp.cli.calc import _cells, _ljust
     from quizapp.words import say
 
+    width = max(shutil.get_terminal_size((100, 24)).columns, 40)
     head = (say("settings.cli.col.setting", lang), say("settings.cli.col.value", lang),
-            say("settings.cli.col.default", lang), "")
-    body = [(s.key, _cut(value) + (" *" if changed else ""), _cut(s.show(s.default)),
+            say("settings.cli.col.default", lang))
+    body = [((s.key, _cut(value) + (" *" if changed else ""), _cut(s.show(s.default))),
              _words(s, "desc", s.description, lang)) for s, value, changed in rows]
-    widths = [max(_cells(r[i]) for r in (head, *body)) for i in range(3)]
-    lines = ["  ".join(_ljust(c, w) for c, w in zip(r[:3], widths)) + "  " + r[3] for r in (head, *body)]
+    widths = [max(_cells(r[i]) for r in (head, *(cells for cells, _ in body))) for i in range(3)]
+    left = sum(widths) + 6
+    beside = width - left >= 30  # room for the description on the row itself
+    lines = ["  ".join(_ljust(c, w) for c, w in zip(head, widths)).rstrip()]
+    for cells, text in body:
+        row = "  ".join(_ljust(c, w) for c, w in zip(cells, widths))
+        if beside:
+            wrapped = _fill(text, width - left)
+            lines.append(row + "  " + wrapped[0])
+            lines += [" " * left + more for more in wrapped[1:]]
+        else:
+            lines.append(row.rstrip())
+            lines += ["    " + more for more in _fill(text, width - 4)]
     lines.append(say("settings.cli.changed_mark", lang))
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _fill(text: str, width: int) -> list[str]:
+    """`text` wrapped to `width` display columns (Chinese between any two characters)."""
+    import textwrap
+
+    from quizapp.cli.calc import _wide, _wrap
+
+    return _wrap(text, width, "", "") if _wide(text) else textwrap.wrap(text, width=width) or [""]

@@ -46,9 +46,30 @@ def run(args: argparse.Namespace, options) -> int:
             from quizapp.cli.args import printable
             from quizapp.words import say
 
-            print(say("stats.no_database", options.lang, path=printable(path)))  # the path as typed, escaped
-        print(as_text(figures, options.lang, args.days))
+            print(say("stats.no_database", options.lang, path=printable(path)))  # a path is never broken
+        print(fit_to_terminal(as_text(figures, options.lang, args.days)))
     return 0
+
+
+def fit_to_terminal(text: str) -> str:
+    """Each line wrapped to the terminal's width (COLUMNS=80: no line over 80 columns), continued under
+    its own indent plus two; Chinese breaks between characters, English at spaces."""
+    import shutil
+    import textwrap
+
+    from quizapp.cli.calc import _cells, _wide, _wrap
+
+    width = max(shutil.get_terminal_size((100, 24)).columns, 40)
+    out = []
+    for line in text.splitlines():
+        if _cells(line) <= width:
+            out.append(line)
+            continue
+        body = line.lstrip(" ")
+        indent = " " * (len(line) - len(body))
+        out += (_wrap(body, width, indent, indent + "  ") if _wide(body)
+                else textwrap.wrap(body, width=width, initial_indent=indent, subsequent_indent=indent + "  "))
+    return "\n".join(out)
 
 
 def figures_json(figures, lang: str, days: int = 30) -> dict:
