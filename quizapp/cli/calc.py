@@ -57,7 +57,7 @@ _FLAGS: tuple[tuple[str, str, str], ...] = (
     ("--offload", "none|optimizer|optimizer+params", "ZeRO-Offload (optimizer+params needs --zero 3)"),
     ("--lora-rank", "R", "LoRA rank (default 8)"),
     ("--lora-targets", "qv|all-linear", "LoRA target matrices (default qv)"),
-    ("--weights", "FORMAT", "weight format: bf16 fp16 fp8 int8 gptq-int4 awq-int4 nf4 gguf-q8_0 gguf-q6_k gguf-q4_0"),
+    ("--weights", "FORMAT", "weight format: bf16 fp16 fp8 int8 gptq-int4 awq-int4 nf4 gguf-q8_0 gguf-q6_k gguf-q4_0 mxfp4 nvfp4"),
     ("--weights-dtype", "16-bit|int8|int4|nf4", "the old name of --weights (still accepted)"),
     ("--group-size", "G", "GPTQ/AWQ group size (default 128)"),
     ("--kv-dtype", "bf16|fp16|fp8|int8|int4", "KV-cache element type (default bf16)"),
@@ -82,6 +82,20 @@ _FLAGS: tuple[tuple[str, str, str], ...] = (
     ("--mfu", "FRACTION", "utilisation of the peak (strictly the HFU), default 0.4; 40%% works"),
     ("--reserve", "BYTES", "fit-check reserve for CUDA context and slack (default 1 GiB)"),
     ("--overhead", "BYTES", "an explicit overhead term in the breakdown (default 0)"),
+    # attention variants (spec section 18)
+    ("--window", "W", "sliding-window attention: local layers cache and attend to at most W tokens"),
+    ("--global-every", "G", "with --window: every G-th layer is global (Gemma 2: 2, Gemma 3: 6)"),
+    ("--local-layers", "N", "with --window: how many layers are local (default: from --global-every, else all)"),
+    ("--attention-flops", "full|causal|none", "attention FLOPs: PaLM's full count, halved (causal), or none (6N)"),
+    # kernel arithmetic (spec section 17): --kernel prints that kernel's roofline only
+    ("--kernel", "gemm|elementwise|attention", "one kernel's FLOPs, bytes, intensity, ridge point and time"),
+    ("--shape", "M,N,K", "gemm: (M x K) @ (K x N); a decode GEMV is M = tokens in the batch"),
+    ("--dtype", "bf16|fp16|fp8|fp32", "kernel element type and the peak it runs at (default bf16)"),
+    ("--elements", "E", "elementwise: elements of the tensor"),
+    ("--chain", "I:O,I:O,...", "elementwise: inputs:outputs of each op (a norm = 1:1), e.g. 1:1,2:1"),
+    ("--chain-inputs", "N", "elementwise: distinct tensors the fused kernel reads (default 1)"),
+    ("--chain-outputs", "N", "elementwise: final tensors the fused kernel writes (default 1)"),
+    ("--block-rows", "B_R", "attention with --flash: FlashAttention-2 query-block rows (default 128)"),
 )
 _SWITCHES = (
     ("--tied", "custom shape: tie input and output embeddings"),
@@ -89,6 +103,8 @@ _SWITCHES = (
     ("--qk-norm", "RMSNorm on queries and keys per head (Qwen3)"),
     ("--router-bias", "MoE: a score-correction bias per expert (DeepSeek-V3)"),
     ("--sp", "sequence parallelism with --tp"),
+    ("--flash", "attention kernel: FlashAttention-2 (default: standard attention)"),
+    ("--fused", "elementwise kernel: its bytes fused (default) or unfused (--no-fused)"),
 )
 # --max X: the key of "max" in --json, and what it solves
 _MAX_KEYS = {"batch": "batch", "seq": "seq", "model": "params", "concurrency": "concurrency",
@@ -108,6 +124,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="solve: the largest batch, seq, model, concurrency (at --seq) or context (at --batch) "
                              "that fits --gpu; the smallest tp (serving) or gpus (training) that fits")
     parser.add_argument("--list", action="store_true", dest="list_presets", help="list model and GPU presets")
+    _add_extra_arguments(parser)
     parser.add_argument("--json", action="store_true", dest="as_json", help="print one JSON object")
 
 
@@ -174,6 +191,10 @@ def run(args: argparse.Namespace, options) -> int:
     if args.list_presets:
         print(_listing(M, args.as_json, lang))
         return 0
+    if getattr(args, "kernel", None) is not None:
+        return _run_kernel(M, args, lang)
+    if getattr(args, "extra_ask", None) is not None:
+        return _run_extra(M, args, lang)
     try:
         opts = _options(args)
         if "model" not in opts and not any(k in opts for k in ("layers", "hidden", "heads")):
@@ -194,6 +215,135 @@ def run(args: argparse.Namespace, options) -> int:
         width = max(60, min(shutil.get_terminal_size((80, 24)).columns, 120))
         print(_as_text(report, opts, width, lang))
     return 0
+
+
+# --- --kernel (spec section 17) ----------------------------------------------------------------------
+_KERNEL_FLAGS = ("kernel", "shape", "dtype", "elements", "chain", "chain_inputs", "chain_outputs", "fused", "flash",
+                 "block_rows", "seq", "head_dim", "gpu", "bandwidth_efficiency", "attention_flops")
+
+
+def _add_extra_arguments(parser: argparse.ArgumentParser) -> None:
+    """--ask NAME and the inputs of the extra asks (quizapp.memory.extras), one flag per setup key."""
+    from quizapp.memory.extra_asks import EXTRA_ASKS
+    from quizapp.memory.extras import EXTRA_KEYS
+
+    parser.add_argument("--ask", dest="extra_ask", metavar="NAME", choices=tuple(EXTRA_ASKS),
+                        help="an extra ask with its derivation: " + " | ".join(EXTRA_ASKS))
+    for key, text in EXTRA_KEYS.items():
+        parser.add_argument(_flag(key), dest=key, metavar=key.upper(), help=f"--ask input: {text}")
+
+
+def _run_extra(M, args: argparse.Namespace, lang: str) -> int:
+    """`quizapp calc --ask NAME ...`: one extra ask's value and its derivation (text or --json)."""
+    from quizapp.cli import CliError
+    from quizapp.memory.asks import derive
+    from quizapp.memory.extra_asks import DISPLAY_UNITS, EXTRA_ASKS
+    from quizapp.memory.quantities import sensible_unit
+
+    ask = args.extra_ask
+    try:
+        setup = M.setup_from_options(_options(args))
+        derivation = derive(setup, ask)
+    except M.SetupError as exc:
+        raise CliError(f"{_flag(exc.field)}: {exc.message}") from None
+    if args.as_json:
+        steps = [{"name": s.name, "value": s.value, "kind": s.kind, "formula": s.formula, "substituted": s.substituted}
+                 for s in derivation.steps]
+        print(json.dumps({"ask": ask, "value": derivation.value, "kind": EXTRA_ASKS[ask], "steps": steps},
+                         ensure_ascii=False))
+        return 0
+    from quizapp.content.solution import derived_solution
+    from quizapp.words import say
+    from quizapp.words.calc import render
+
+    def row_label(name: str, lang: str) -> str:  # as quizapp drill labels a row (cli.drill imports this module)
+        word = say(f"solution.row.{name}", lang)
+        return name.replace("_", " ") if word == f"solution.row.{name}" else word
+
+    solution = derived_solution(derivation, ask, DISPLAY_UNITS.get(ask) or sensible_unit(derivation.value, EXTRA_ASKS[ask]))
+    out = _Text(80)
+    for row in solution.rows:
+        out.row(("▶ " if row.asked else "  ") + row_label(row.name, lang), "", (row.shown,), name_width=30, col=14)
+        if row.formula:
+            out.wrap(row.formula, indent="        ", first="      ")
+        if row.substituted and row.substituted != row.formula:
+            out.wrap(f"= {row.substituted}", indent="        ", first="      ")
+        if row.note and render(row.note, lang):
+            out.wrap(render(row.note, lang), indent="        ", first="      ")
+    for code in solution.notes:
+        out.wrap(render(code, lang), indent="    ", first="  ")
+    print("\n".join(out.lines))
+    return 0
+
+
+def _run_kernel(M, args: argparse.Namespace, lang: str) -> int:
+    from quizapp.cli import CliError
+    from quizapp.memory.kernels import KernelError, setup_kernel_figures
+
+    opts = {key: getattr(args, key) for key in _KERNEL_FLAGS if getattr(args, key, None) is not None}
+    others = [k for k in _options(args) if k not in _KERNEL_FLAGS]
+    if others:
+        raise CliError(f"{_flag(others[0])}: not a kernel input; --kernel takes "
+                       + ", ".join(_flag(k) for k in _KERNEL_FLAGS[1:]))
+    try:
+        setup = M.setup_from_options(opts)
+        figures = setup_kernel_figures(setup)
+    except M.SetupError as exc:
+        raise CliError(f"{_flag(exc.field)}: {exc.message}") from None
+    except KernelError as exc:
+        raise CliError(f"{_flag(exc.field)}: {exc.message}") from None
+    if args.as_json:
+        out = {"kernel": figures.as_dict()}
+        out["kernel"].update({"kind": setup.kernel.kind, "dtype": setup.kernel.dtype,
+                              "gpu": setup.gpu.name if setup.gpu else None})
+        if figures.unfused_bytes is not None:
+            out["kernel"].update({"unfused_bytes": _number(float(figures.unfused_bytes)),
+                                  "fused_bytes": _number(float(figures.fused_bytes)),
+                                  "fusion_saving": figures.fusion_saving})
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print("\n".join(kernel_lines(setup, figures, 80, lang)))
+    return 0
+
+
+def kernel_lines(setup, figures, width: int = 80, lang: str = "en") -> list[str]:
+    """The kernel's figures within `width` columns: one line per figure (label, value), its formula and
+    its numbers indented below, wrapped; then the bound."""
+    from quizapp.memory.quantities import format_quantity, sensible_unit
+    from quizapp.words import say
+    from quizapp.words.calc import render
+
+    k = setup.kernel
+    gpu = say("kernel.cli.on", lang, gpu=setup.gpu.name) if setup.gpu else ""
+    lines = [_say("kernel.cli.title", lang, kind=k.kind, dtype=k.dtype, gpu=gpu)]
+    if k.kind == "attention":
+        lines.append(_say("kernel.cli.per_head", lang))
+
+    def shown(step) -> str:
+        v = step.value
+        if step.kind == "flops":
+            return f"{_number(float(v)):,} ({format_quantity(v, sensible_unit(v, 'flops'))})"
+        if step.kind == "bytes":
+            return f"{_number(float(v)):,} B ({format_quantity(v, sensible_unit(v, 'bytes'))})"
+        if step.kind == "seconds":
+            return format_quantity(v, sensible_unit(v, "seconds"))
+        if step.name == "fusion_saving":
+            return f"{v:.2f}x"
+        return f"{v:,.1f} FLOP/B"
+
+    labels = [say(f"solution.row.{s.name}", lang) for s in figures.steps]
+    label_w = max(_cells(x) for x in labels)
+    detail = {"width": width, "initial_indent": " " * 6, "subsequent_indent": " " * 8, "break_on_hyphens": False}
+    for label, step in zip(labels, figures.steps):
+        lines.append(f"  {_ljust(label, label_w)}  {shown(step)}")
+        lines += textwrap.wrap(f"{step.formula} = {step.substituted}", **detail)
+        words = render(step.note, lang)
+        lines += _wrap(words, width, " " * 6, " " * 8) if _wide(words) else textwrap.wrap(words, **detail)
+    if figures.bound:
+        lines.append(f"  {_ljust(say('kernel.cli.bound', lang), label_w)}  {say(f'kernel.note.bound_{figures.bound}', lang)}")
+    else:
+        lines.append("  " + say("kernel.cli.no_gpu", lang))
+    return lines
 
 
 # --- JSON --------------------------------------------------------------------------------------------
@@ -239,6 +389,8 @@ def _as_json(r: Report) -> dict:
         if s.decode is not None:
             d, p = s.decode, s.prefill
             serving.update({
+                "fits": s.max_concurrency > 0,  # False: the speeds are of a deployment that cannot start
+                "shortfall_bytes": _number(max(-s.budget, 0.0)) if s.max_concurrency == 0 else 0,
                 "kv_budget": _number(s.budget), "kv_tokens": s.kv_tokens, "max_concurrency": s.max_concurrency,
                 "decode": {"bytes": _number(d.bytes), "flops": _number(d.flops), "step_s": d.step_s,
                            "tokens_per_s": d.tokens_per_s, "per_seq_tokens_per_s": d.per_seq_tokens_per_s,
@@ -518,29 +670,49 @@ def _serving(r: Report, out: _Text, lang: str) -> None:
     split = ""
     if setup.tp > 1 and not setup.model.is_mla:
         split = _say("calc.cli.kv_split", lang, n=min(setup.tp, setup.model.kv_heads))
+    if setup.model.has_shape and setup.model.windowed:  # no single per-token figure: the average at seq
+        split += _say("kernel.cli.kv_average", lang, s=f"{setup.seq:,}")
     out.pair(_say("calc.cli.kv_per_token", lang), _say("calc.cli.bytes", lang, n=f"{s.kv_bytes_per_token:,.0f}") + split)
     out.pair(_say("calc.cli.weights_per_gpu", lang), f"{_gb(s.weight_bytes_per_gpu)} GB")
     if s.decode is None:
         out.wrap(_say("calc.serving.no_gpu", lang))
         return
     d, p = s.decode, s.prefill
+    fits = s.max_concurrency > 0
+    if not fits:  # said first: the speeds below are of a deployment that cannot start
+        need = _min_tp(setup)
+        out.wrap(_say("calc.cli.serving_no_fit", lang, weights=_gb(s.weight_bytes_per_gpu),
+                      usable=_gb(setup.gpu_util * setup.gpu.capacity - setup.reserve - setup.overhead),
+                      short=_gb(max(-s.budget, 0.0)), seq=f"{setup.seq:,}")
+                 + (("" if lang == "zh" else " ") + _say("calc.cli.serving_no_fit_tp", lang, tp=need) if need else ""))
     out.pair(_say("calc.cli.kv_budget", lang), f"{_gb(s.budget)} GB = {setup.gpu_util:g} x {_gb(setup.gpu.capacity)} − "
              f"{_gb(s.weight_bytes_per_gpu)} − {_gib(setup.reserve + setup.overhead)} GiB")
     out.pair(_say("calc.cli.kv_size", lang),
              _say("calc.cli.kv_size_value", lang, tokens=f"{s.kv_tokens:,}", block=setup.kv_block))
     out.pair(_say("calc.cli.max_concurrency_at", lang, seq=f"{setup.seq:,}"),
              _say("calc.cli.sequences", lang, n=f"{s.max_concurrency:,}"))
+    if_fitted = "" if fits else " " + _say("calc.cli.if_fitted", lang)
     out.pair(_say("calc.cli.decode_step", lang, batch=f"{setup.batch:,}"),
              _say("calc.cli.decode_value", lang, time=_time(d.step_s, lang), bound=_say(f"calc.bound.{d.bound}", lang),
                   memory=_time(d.memory_s, lang), compute=_time(d.compute_s, lang)))
     out.pair(_say("calc.cli.decode_bytes", lang), f"{_gb(d.bytes)} GB, {_flops(d.flops)}")
     out.pair(_say("calc.cli.decode_rate", lang), _say("calc.cli.decode_rate_value", lang,
                                                       aggregate=f"{d.tokens_per_s:,.1f}",
-                                                      per_seq=f"{d.per_seq_tokens_per_s:,.1f}"))
+                                                      per_seq=f"{d.per_seq_tokens_per_s:,.1f}") + if_fitted)
     out.pair(_say("calc.cli.prefill", lang, n=f"{setup.prompt_tokens:,}"),
              _say("calc.cli.prefill_value", lang, time=_time(p.step_s, lang), bound=_say(f"calc.bound.{p.bound}", lang),
                   flops=_flops(p.flops), mfu=f"{setup.mfu:g}"))
     out.pair(_say("calc.cli.critical_batch", lang), _say("calc.cli.critical_batch_value", lang, n=f"{s.critical_batch:,}"))
+
+
+def _min_tp(setup) -> int | None:
+    """The smallest tensor-parallel degree at which the serving setup fits (None if none does)."""
+    from quizapp.memory import SetupError, solve
+
+    try:
+        return int(solve.min_tp(setup)) or None
+    except (SetupError, ValueError):
+        return None
 
 
 def _bubble_formula(setup) -> str:

@@ -83,6 +83,12 @@ TEXT = {
     "calc.cli.max_concurrency_at": ("max concurrency at {seq}", "上下文 {seq} 时的最大并发"),
     "calc.cli.sequences": ("{n} sequences", "{n} 条序列"),
     "calc.cli.decode_step": ("decode step, batch {batch}", "decode 单步，batch {batch}"),
+    "calc.cli.serving_no_fit": ("does NOT fit: the weights take {weights} GB per GPU of the {usable} GB vLLM may use, "
+                                "so not one sequence of {seq} tokens has room (short by {short} GB).",
+                                "放不下：每张卡权重占 {weights} GB，而 vLLM 可用 {usable} GB，连一条 {seq} tokens 的序列都放不下"
+                                "（差 {short} GB）。"),
+    "calc.cli.serving_no_fit_tp": ("It fits from tp {tp}.", "tp 至少 {tp} 时才放得下。"),
+    "calc.cli.if_fitted": ("(if it fitted)", "（假如放得下）"),
     "calc.cli.decode_value": ("{time} ({bound}: memory {memory}, compute {compute})",
                               "{time}（{bound}：显存带宽 {memory}，算力 {compute}）"),
     "calc.cli.decode_bytes": ("  bytes, FLOPs per GPU", "  每卡字节数、FLOPs"),
