@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from quizapp.content.schema import Drill, Question, Scalar
 from quizapp.memory import ASKS, Breakdown, Setup, SetupError, breakdown, evaluate, setup_from_options, solution_setup
+from quizapp.memory.asks import count_noun
 from quizapp.memory.quantities import format_quantity, sensible_unit, unit_of
 
 REFERENCE = re.compile(r"\{\{([^{}]*)\}\}")
@@ -29,6 +30,9 @@ class DrillVariant:
     expected_display: str
     breakdown: Breakdown  # at the answer: for max_batch/max_seq/max_params, the solved value put back
     options: dict  # the calculator inputs as written (setup + drawn vary choices)
+    # how the asked value follows from the inputs, for an ask that is no memory term (kernels, the extra
+    # asks: quizapp.memory.derivation.Derivation); None when the breakdown explains it
+    derivation: object | None = None
 
 
 def reference_terms() -> tuple[str, ...]:
@@ -44,9 +48,11 @@ def base_options(drill: Drill) -> dict[str, Scalar]:
     return options
 
 
-def _display_value(value: Scalar) -> str:
+def _display_value(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, (tuple, list)):  # shape [4096, 4096, 4096], chain [[1, 1], [2, 1]]: as written in YAML
+        return "[" + ", ".join(_display_value(v) for v in value) + "]"
     return str(value)
 
 
@@ -68,6 +74,9 @@ def draw_variant(question: Question, drill: Drill, seed: int | None) -> DrillVar
         options[field] = rng.choice(drill.vary[field])
     setup = setup_from_options(options)
     expected = float(evaluate(setup, drill.ask))
+    from quizapp.memory.asks import derive
+
+    derivation = derive(setup, drill.ask)
     return DrillVariant(
         question_id=question.id,
         drill_id=drill.id,
@@ -76,9 +85,10 @@ def draw_variant(question: Question, drill: Drill, seed: int | None) -> DrillVar
         ask=drill.ask,
         unit=drill.unit,
         expected=expected,
-        expected_display=precise(expected, drill.unit),
+        expected_display=precise(expected, drill.unit, count_noun(drill.ask)),
         breakdown=breakdown(solution_setup(setup, drill.ask, expected)),
         options=options,
+        derivation=derivation,
     )
 
 
@@ -100,7 +110,7 @@ def reference_value(question: Question, drill_id: str, term: str | None) -> str:
         unit = drill.unit
     else:
         unit = sensible_unit(value, kind)
-    return precise(value, unit)
+    return precise(value, unit, count_noun(ask))
 
 
 SIGNIFICANT = 3  # at least this many significant digits in a shown value ("0.128 MB", not "0.13 MB")
@@ -116,9 +126,10 @@ def shown_digits(shown: float) -> int:
     return min(max(2, SIGNIFICANT - 1 - math.floor(math.log10(abs(shown)))), MAX_DIGITS)
 
 
-def precise(value: float, unit: str) -> str:
-    """`value` (base units) in `unit` with at least three significant digits: "0.128 MB", "112.00 GB"."""
-    return format_quantity(value, unit, shown_digits(value / unit_of(unit).scale))
+def precise(value: float, unit: str, noun: str = "params") -> str:
+    """`value` (base units) in `unit` with at least three significant digits: "0.128 MB", "112.00 GB";
+    `noun`: what a count in K/M/B/T counts ("2.50T tokens")."""
+    return format_quantity(value, unit, shown_digits(value / unit_of(unit).scale), noun)
 
 
 def render_text(question: Question, text: str | None) -> str:

@@ -18,6 +18,9 @@ SLUG = r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$"
 Slug = Annotated[str, Field(pattern=SLUG, description="a stable slug: lower-case letters, digits, - or _")]
 Text = Annotated[str, Field(min_length=1)]
 Scalar = Union[str, int, float, bool]
+# A setup value: a scalar, or a list of integers (a GEMM's `shape: [m, n, k]`, `doc_lengths`) or of integer
+# lists (an elementwise `chain: [[1, 1], [2, 1]]`), kept as tuples so a setup stays hashable.
+SetupValue = Union[Scalar, tuple[int, ...], tuple[tuple[int, ...], ...]]
 
 Convention = Literal["causal", "6n", "fp32-grads", "no-embeddings", "line-rate"]  # quizapp.memory.conventions
 DEFAULT_TOLERANCE = "10%"
@@ -120,7 +123,7 @@ class ExtraMistake(_Strict):
 
     label: Localized = Field(description="what the learner got wrong, shown when the answer matches")
     value: Scalar | None = Field(default=None, description="the wrong answer, e.g. '120 GB' (unitless: the drill's unit)")
-    setup: dict[str, Scalar] | None = Field(default=None, description="overrides of the drill's setup that produce the wrong answer")
+    setup: dict[str, SetupValue] | None = Field(default=None, description="overrides of the drill's setup that produce the wrong answer")
 
     @model_validator(mode="after")
     def _one_source(self) -> ExtraMistake:
@@ -184,11 +187,11 @@ class Drill(_Strict):
 
     id: Slug
     prompt: Localized = Field(description="the question; {field} placeholders are filled from the (drawn) setup")
-    setup: dict[str, Scalar] = Field(description="calculator inputs, the same names as `quizapp calc` flags (underscored)")
+    setup: dict[str, SetupValue] = Field(description="calculator inputs, the same names as `quizapp calc` flags (underscored)")
     ask: str = Field(description="the asked quantity: a term (weights, kv_cache, ...), model_states, total, params, max_batch, step_time, ...")
     unit: str = Field(description="display and answer unit: GB GiB MB TB bytes | params K M B 万 亿 | s ms min h d | % | x")
     tolerance: str = Field(default=DEFAULT_TOLERANCE, description="'10%' relative (default), '0.5 GB' absolute, or 'x2' factor")
-    vary: dict[str, list[Scalar]] = Field(default_factory=dict, description="setup field -> choices; a fresh variant is drawn each time")
+    vary: dict[str, list[SetupValue]] = Field(default_factory=dict, description="setup field -> choices; a fresh variant is drawn each time")
     extra_mistakes: list[ExtraMistake] = Field(default_factory=list)
     accept: list[Convention] = Field(default_factory=list, description="conventions an interviewer accepts besides the "
                                      "prompt's: causal, 6n, fp32-grads, no-embeddings, line-rate (memory-model.md section 19)")
@@ -201,7 +204,7 @@ class Drill(_Strict):
 
     @field_validator("vary")
     @classmethod
-    def _non_empty_choices(cls, value: dict[str, list[Scalar]]) -> dict[str, list[Scalar]]:
+    def _non_empty_choices(cls, value: dict[str, list[SetupValue]]) -> dict[str, list[SetupValue]]:
         for name, choices in value.items():
             if not choices:
                 raise ValueError(f"vary.{name} has no choices")

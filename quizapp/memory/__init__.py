@@ -22,6 +22,9 @@ from quizapp.memory.quantities import (
 from quizapp.memory.setup import OPTION_KEYS, Setup, SetupError, setup_from_options
 from quizapp.memory.formats import WeightBytes, kv_bytes_per_token, weight_bytes
 from quizapp.memory.notes import Note
+from quizapp.memory.derivation import Derivation, Step
+from quizapp.memory.extra_asks import EXTRA_ASKS
+from quizapp.memory.extras import Extras
 from quizapp.memory.comm import Communication, Traffic, communication
 from quizapp.memory.serving import Roofline, Serving, serving_figures
 from quizapp.memory.solve import (
@@ -40,4 +43,6 @@ __all__ = [
     "max_context_at_concurrency", "min_gpus", "min_tp", "serving_figures",
     # issue 11 (breakdown side: weight formats, note codes)
     "Note", "WeightBytes", "kv_bytes_per_token", "weight_bytes",
+    # the third bank's extra asks (speculative decoding, formats, GPU arithmetic, data, μP)
+    "Derivation", "EXTRA_ASKS", "Extras", "Step",
 ]

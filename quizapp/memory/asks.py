@@ -8,6 +8,8 @@ from typing import Mapping
 from quizapp.memory.activations import check_mla_training
 from quizapp.memory.breakdown import NO_ADJUST, Adjust, breakdown
 from quizapp.memory.compute import flops_per_token, step_time
+from quizapp.memory.extra_asks import EXTRA_ASKS
+from quizapp.memory.kernels import KERNEL_ASKS
 from quizapp.memory.setup import Setup, SetupError
 from quizapp.memory.solve import max_batch, max_params, max_seq
 
@@ -65,8 +67,31 @@ ASKS: Mapping[str, str] = MappingProxyType(
         "max_context": "count",
         "min_tp": "count",
         "min_gpus": "count",
+        # Part III sections 17-18 (quizapp.memory.kernels; kv_ratio: the attention variants)
+        "kernel_flops": "flops",  # FLOPs of one kernel (attention: per head and sequence)
+        "kernel_bytes": "bytes",  # HBM bytes it reads and writes
+        "intensity": "number",  # FLOP per byte (unit FLOP/B)
+        "ridge": "number",  # FLOP per byte of the GPU at the dtype: peak / bandwidth
+        "kernel_time": "seconds",  # max(FLOPs / peak, bytes / (bandwidth · efficiency))
+        "fusion_saving": "number",  # unfused / fused bytes of an elementwise chain (unit x)
+        "kv_ratio": "number",  # the MHA cache (a_kv = a, every layer global) / the model's (unit x)
+        **EXTRA_ASKS,  # speculative decoding, number formats, GPU arithmetic, data, μP (extra_asks.py)
     }
 )
+# What a count ask counts, for its display in K/M/B/T ("2.50T tokens", not "2.50T params"); default params.
+ASK_NOUNS: Mapping[str, str] = MappingProxyType({
+    **{ask: "tokens" for ask in ("corpus_tokens", "chinchilla_tokens", "kv_tokens", "max_context", "max_seq",
+                                 "spec_tokens_per_round")},
+    **{ask: "sequences" for ask in ("packed_sequences", "max_concurrency", "max_batch")},
+    "min_gpus": "GPUs", "min_tp": "GPUs",
+})
+
+
+def count_noun(ask: str) -> str:
+    """The noun a count of `ask` takes after K/M/B/T: "params" unless ASK_NOUNS says otherwise."""
+    return ASK_NOUNS.get(ask, "params")
+
+
 SERVING_ASKS = ("kv_bytes_per_token", "kv_budget", "kv_tokens", "max_concurrency", "decode_bytes", "decode_flops",
                 "decode_step_s", "decode_tokens_per_s", "per_seq_tokens_per_s", "prefill_flops", "ttft",
                 "critical_batch", "max_context", "min_tp")
@@ -90,6 +115,26 @@ def check_ask(setup: Setup, ask: str) -> None:
 
         close = difflib.get_close_matches(ask, list(ASKS), n=1)
         raise SetupError("ask", f"expected one of {', '.join(ASKS)}, got {ask!r}" + (f"; did you mean {close[0]}?" if close else ""))
+    if ask in EXTRA_ASKS:
+        from quizapp.memory.extra_asks import derive as derive_extra
+
+        derive_extra(setup, ask)  # the one-line error for a missing or bad key of this ask
+        return
+    if ask in KERNEL_ASKS:
+        _check_kernel_ask(setup, ask)
+        return
+    if setup.kernel is not None and setup.model.name == "no model":
+        raise SetupError("model", f"missing; {ask} is a model quantity (a kernel setup answers only "
+                                  f"{', '.join(KERNEL_ASKS)})")
+    from quizapp.memory.extras import NO_MODEL
+
+    if setup.model is NO_MODEL:
+        raise SetupError("model", f"missing; {ask} needs a model: a preset or a parameter count like 7B "
+                                  "(this setup gives only inputs of other asks)")
+    if ask == "kv_ratio":
+        if not setup.model.has_shape:
+            raise SetupError("model", "kv_ratio compares KV caches; expected a preset or a shape, not a bare count")
+        return
     if ask in _TRAINING_ONLY and not setup.training:
         raise SetupError("method", f"{ask} is a training quantity; expected method full, lora or qlora")
     if ask == "kv_cache" and setup.training:
@@ -126,9 +171,48 @@ def check_ask(setup: Setup, ask: str) -> None:
         raise SetupError("gpu", f"{ask} needs a GPU preset")
 
 
+def _check_kernel_ask(setup: Setup, ask: str) -> None:
+    from quizapp.memory.kernels import KernelError, peak_flops
+
+    kernel = setup.kernel
+    if kernel is None and ask != "ridge":
+        raise SetupError("kernel", f"missing; {ask} needs kernel: gemm | elementwise | attention")
+    if ask in ("ridge", "kernel_time") and setup.gpu is None:
+        raise SetupError("gpu", f"{ask} needs a GPU preset (its peak and bandwidth)")
+    if ask == "fusion_saving" and kernel.kind != "elementwise":  # type: ignore[union-attr]
+        raise SetupError("kernel", f"fusion_saving compares an elementwise chain fused and unfused; expected "
+                                   f"kernel elementwise, got {kernel.kind}")  # type: ignore[union-attr]
+    if setup.gpu is not None:
+        try:
+            peak_flops(setup.gpu, setup.dtype)
+        except KernelError as exc:
+            raise SetupError(exc.field, exc.message) from None
+
+
+def derive(setup: Setup, ask: str, naive_scores: bool = False):
+    """How `ask` follows from its inputs step by step (a quizapp.memory.derivation.Derivation), for the
+    asks that are no memory term; None for the asks a breakdown explains."""
+    check_ask(setup, ask)
+    if ask in EXTRA_ASKS:
+        from quizapp.memory.extra_asks import derive as derive_extra
+
+        return derive_extra(setup, ask)
+    if ask in KERNEL_ASKS:
+        from quizapp.memory.kernels import derive_kernel
+
+        return derive_kernel(setup, ask, naive_scores)
+    if ask == "kv_ratio":
+        from quizapp.memory.formats import derive_kv_ratio
+
+        return derive_kv_ratio(setup)
+    return None
+
+
 def evaluate(setup: Setup, ask: str, adjust: Adjust = NO_ADJUST) -> float:
     """The value of `ask` (units per ASKS) for `setup`; `adjust` reproduces a mistake (mistakes.py)."""
     check_ask(setup, ask)
+    if ask in KERNEL_ASKS or ask == "kv_ratio" or ask in EXTRA_ASKS:
+        return float(derive(setup, ask).value)
     if ask in SERVING_ASKS or ask in COMM_ASKS or ask in TIME_ASKS or ask == "active_params":
         return _evaluate_new(setup, ask)
     if ask == "max_batch":

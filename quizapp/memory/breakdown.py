@@ -15,7 +15,8 @@ from typing import NamedTuple
 
 from quizapp.memory.activations import activation_formula, activation_parts
 from quizapp.memory.formats import (
-    GGUF, GGUF_OUTPUT, NF4_BYTES, NF4_DQ_BYTES, bits_per_weight, kv_bytes_per_token, kv_divisor, setup_weights,
+    GGUF, GGUF_OUTPUT, NF4_BYTES, NF4_DQ_BYTES, bits_per_weight, kv_bytes_per_sequence, kv_bytes_per_token, kv_divisor,
+    setup_weights,
     weight_bytes,
 )
 from quizapp.memory.models import ModelSpec
@@ -255,6 +256,8 @@ def _format_note(setup: Setup, fmt: str) -> Note:
         n = _say("fmt_int4", fmt=fmt, g=setup.group_size, bits=bits)
     elif fmt == "nf4":
         n = _say("fmt_nf4", bits=_say("nf4_dq") if setup.double_quant else _say("nf4"))
+    elif fmt in ("mxfp4", "nvfp4"):
+        n = _say(f"fmt_{fmt}")
     else:
         out, _ = GGUF_OUTPUT[fmt]
         tied = setup.model.has_shape and setup.model.tied
@@ -544,6 +547,12 @@ def _kv_term(setup: Setup, batch: int, key: str) -> tuple[int | float, str, str,
         sub = f"2 × {L} × {akv} × {d} × {_num(s)} × {batch} × {pkv}"
         gqa = _say("gqa", akv=akv, a=m.heads) if akv != m.heads else EMPTY
         n = _say(key, n=batch, s=s, dtype=setup.kv_dtype, gqa=gqa)
+        if m.windowed:  # section 18: local layers cache at most W tokens
+            kv = _clean(kv_bytes_per_sequence(m, setup.kv_dtype, s) * batch)
+            formula = "2·a_kv·d·(L_local·min(s, W) + L_global·s)·b·p_kv"
+            sub = (f"2 × {akv} × {d} × ({m.n_local} × {_num(min(s, m.window))} + {m.n_global} × {_num(s)})"
+                   f" × {batch} × {pkv}")
+            n = n + Note("kernel.note.kv_window", (("w", m.window), ("local", m.n_local), ("glob", m.n_global)))
         if div > 1:
             kv = _clean(_div(kv, div))
             formula, sub = f"({formula})/min(t, a_kv)", f"({sub}) / {div}"

@@ -25,7 +25,8 @@ def attention_flops_per_token(model: ModelSpec, seq: int) -> int:
         return 0
     if model.is_mla:
         return 2 * model.layers * model.heads * (model.qk_nope_dim + model.qk_rope_dim + model.v_head_dim) * seq
-    return 4 * model.layers * model.heads * model.head_dim * seq
+    # section 18: a local layer attends to at most W tokens, Σ_l min(s, W_l) = L·s without a window
+    return 4 * model.heads * model.head_dim * model.cached_tokens(seq)
 
 
 def attention_share(setup: Setup) -> float:

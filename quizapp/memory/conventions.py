@@ -35,6 +35,10 @@ def relevant(name: str, ask: str) -> bool:
     from quizapp.memory.asks import ASKS
 
     kind = ASKS.get(ask, "number")
+    from quizapp.memory.extra_asks import EXTRA_ASKS
+
+    if ask in EXTRA_ASKS:  # their own inputs: only an achieved link rate has a datasheet reading
+        return name == "line-rate" and ask in ("transfer_s", "kv_transfer_s")
     if name in ("causal", "6n"):
         return kind not in _FLOPS_FREE_KINDS or ask in _FLOPS_DEPENDENT_COUNTS
     if name == "no-embeddings":

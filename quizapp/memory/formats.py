@@ -19,8 +19,15 @@ NF4_DQ_BYTES = 0.5 + 1 / 64 + 4 / (64 * 256)  # absmax in 8 bits + one fp32 per 
 Q8_0_BYTES = 34 / 32  # blocks of 32: 32 int8 + an fp16 scale (8.5 bits)
 Q6_K_BYTES = 210 / 256  # super-blocks of 256 (6.5625 bits)
 Q4_0_BYTES = 18 / 32  # blocks of 32: 16 bytes of nibbles + an fp16 scale (4.5 bits)
+# Microscaling 4-bit floats (requested by the numerics writer): FP4 E2M1 elements with a shared scale per block.
+# OCP Microscaling Formats (MX) v1.0, section 5: MXFP4 = blocks of k = 32 E2M1 elements + one 8-bit E8M0
+# scale (4.25 bits). NVIDIA, "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference" (2025):
+# blocks of 16 E2M1 values + one FP8 E4M3 scale (4.5 bits), and one FP32 per-tensor scale (4 bytes a matrix).
+MXFP4_BYTES = 0.5 + 1 / 32
+NVFP4_BYTES = 0.5 + 1 / 16
 
-FORMATS = ("bf16", "fp16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "gguf-q8_0", "gguf-q6_k", "gguf-q4_0")
+FORMATS = ("bf16", "fp16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "gguf-q8_0", "gguf-q6_k", "gguf-q4_0",
+           "mxfp4", "nvfp4")
 GGUF = {"gguf-q8_0": Q8_0_BYTES, "gguf-q6_k": Q6_K_BYTES, "gguf-q4_0": Q4_0_BYTES}
 # llama.cpp keeps output.weight (or, with tied embeddings, the token embedding) in this type
 GGUF_OUTPUT = {"gguf-q8_0": ("q8_0", Q8_0_BYTES), "gguf-q6_k": ("q6_k", Q6_K_BYTES), "gguf-q4_0": ("q6_k", Q6_K_BYTES)}
@@ -40,6 +47,10 @@ def linear_rate(fmt: str, group_size: int = 128, double_quant: bool = True) -> f
         return 0.5 + 2 / group_size + 0.5 / group_size  # fp16 scale + 4-bit zero per group
     if fmt == "nf4":
         return NF4_DQ_BYTES if double_quant else NF4_BYTES
+    if fmt == "mxfp4":
+        return MXFP4_BYTES
+    if fmt == "nvfp4":
+        return NVFP4_BYTES
     return GGUF[fmt]
 
 
@@ -73,7 +84,7 @@ def _num(x: int | float) -> str:
 
 
 _RATE_TEXT = {NF4_BYTES: "(0.5 + 4/64)", NF4_DQ_BYTES: "(0.5 + 1/64 + 4/16384)", Q8_0_BYTES: "34/32",
-              Q6_K_BYTES: "210/256", Q4_0_BYTES: "18/32"}
+              Q6_K_BYTES: "210/256", Q4_0_BYTES: "18/32", MXFP4_BYTES: "(0.5 + 1/32)", NVFP4_BYTES: "(0.5 + 1/16)"}
 
 
 def _rate_text(rate: float, group_size: int | None = None) -> str:
@@ -112,6 +123,7 @@ def weight_bytes(model: ModelSpec, fmt: str, group_size: int = 128, double_quant
         return _gguf(model, fmt, rate, lin_params, routers)
     extra_of = {  # constants charged per matrix (fp8: one fp32 scale) or per output row (int8)
         "fp8": lambda lin: 4 * lin.count,
+        "nvfp4": lambda lin: 4 * lin.count,  # NVFP4's fp32 per-tensor scale
         "int8": lambda lin: 4 * lin.d_out * lin.count,
     }.get(fmt)
     extras = {lin.name: extra_of(lin) for lin in linears} if extra_of else {}
@@ -129,7 +141,7 @@ def weight_bytes(model: ModelSpec, fmt: str, group_size: int = 128, double_quant
         r = _rate_text(rate, group_size if fmt in ("gptq-int4", "awq-int4") else None)
         formula = "b·Ψ_linear + 2·(Ψ − Ψ_linear)"
         sub = f"{r} × {_num(lin_params)} + 2 × {_num(others)}"
-        if fmt == "fp8":
+        if fmt in ("fp8", "nvfp4"):
             formula += " + 4·n_matrices"
             sub += f" + 4 × {_num(extra // 4)}"
         elif fmt == "int8":
@@ -157,6 +169,53 @@ def _gguf(model: ModelSpec, fmt: str, rate: float, lin_params: int, routers: int
 def kv_bytes_per_token(model: ModelSpec, kv_dtype: str) -> int | float:
     """KV-cache bytes per token, all layers, whole model: 2·L·a_kv·d·p_kv, MLA L·(r_kv + d_r)·p_kv."""
     return _clean(model.kv_elements_per_token() * KV_BYTES[kv_dtype])
+
+
+def kv_bytes_per_sequence(model: ModelSpec, kv_dtype: str, seq: int) -> int | float:
+    """KV-cache bytes of one sequence of `seq` tokens, whole model: 2·a_kv·d·Σ_l min(s, W_l)·p_kv
+    (section 18: local layers cache at most the window; = kv_bytes_per_token·s without one)."""
+    return _clean(model.kv_elements_per_sequence(seq) * KV_BYTES[kv_dtype])
+
+
+def mha_kv_elements_per_sequence(model: ModelSpec, seq: int) -> int:
+    """The multi-head baseline of `kv_ratio` (section 18): every layer global with a_kv = a, K and V of
+    d each (MLA: K of d_n + d_r and V of d_v per head, as the non-absorbed form would cache)."""
+    if model.is_mla:
+        return model.layers * model.heads * (model.qk_nope_dim + model.qk_rope_dim + model.v_head_dim) * seq
+    return 2 * model.layers * model.heads * model.head_dim * seq
+
+
+def derive_kv_ratio(setup):
+    """kv_ratio = MHA cache / the model's cache for one sequence at context `seq`, both in `kv_dtype`
+    (the element bytes cancel)."""
+    from quizapp.memory.derivation import Derivation, Step, num
+    from quizapp.memory.notes import note
+
+    m, s = setup.model, setup.seq
+    p = KV_BYTES[setup.kv_dtype]
+    mha = _clean(mha_kv_elements_per_sequence(m, s) * p)
+    own = kv_bytes_per_sequence(m, setup.kv_dtype, s)
+    if m.is_mla:
+        f_mha = "L·a·(d_n + d_r + d_v)·s·p_kv"
+        s_mha = f"{m.layers} × {m.heads} × ({m.qk_nope_dim} + {m.qk_rope_dim} + {m.v_head_dim}) × {num(s)} × {num(p)}"
+        f_own, s_own = "L·(r_kv + d_r)·s·p_kv", f"{m.layers} × ({m.kv_lora_rank} + {m.qk_rope_dim}) × {num(s)} × {num(p)}"
+    else:
+        f_mha, s_mha = "2·L·a·d·s·p_kv", f"2 × {m.layers} × {m.heads} × {m.head_dim} × {num(s)} × {num(p)}"
+        if m.windowed:
+            f_own = "2·a_kv·d·(L_local·min(s, W) + L_global·s)·p_kv"
+            s_own = (f"2 × {m.kv_heads} × {m.head_dim} × ({m.n_local} × {num(min(s, m.window))} + {m.n_global} × "
+                     f"{num(s)}) × {num(p)}")
+        else:
+            f_own, s_own = "2·L·a_kv·d·s·p_kv", f"2 × {m.layers} × {m.kv_heads} × {m.head_dim} × {num(s)} × {num(p)}"
+    own_note = note("kernel.note.kv_model", akv=m.kv_heads, a=m.heads)
+    if m.windowed:
+        own_note = own_note + note("kernel.note.kv_window", w=m.window, local=m.n_local, glob=m.n_global)
+    steps = (
+        Step("kv_mha_bytes", mha, "bytes", f_mha, s_mha, note("kernel.note.kv_mha")),
+        Step("kv_model_bytes", own, "bytes", f_own, s_own, own_note),
+        Step("kv_ratio", mha / own, "number", "MHA / model", f"{num(mha)} / {num(own)}", note("kernel.note.kv_ratio")),
+    )
+    return Derivation("kv_ratio", steps, (note("kernel.note.kv_ratio_dtype"),))
 
 
 def kv_divisor(model: ModelSpec, tp: int) -> int:
@@ -192,7 +251,15 @@ def weights_read(setup, experts_hit_per_block: int | None = None) -> int | float
 
 
 def kv_bytes_per_token_per_gpu(setup) -> int | float:
-    """KV-cache bytes per token on one GPU: kv_bytes_per_token / min(t, a_kv) (MLA: / 1)."""
-    per = kv_bytes_per_token(setup.model, setup.kv_dtype)
+    """KV-cache bytes per token on one GPU: kv_bytes_per_token / min(t, a_kv) (MLA: / 1).
+
+    A windowed model (section 18) has no single per-token figure: its local layers stop growing at W.
+    This is then the average over a sequence of `seq` tokens, kv_bytes_per_sequence(seq) / seq, so that
+    b·s·(this) is the cache of b sequences and the serving figures (kv_tokens, max_concurrency, decode
+    bytes) use min(s, W) on the local layers; it equals the all-layer figure while s <= W."""
+    m = setup.model
+    per = kv_bytes_per_token(m, setup.kv_dtype)
+    if m.has_shape and m.windowed:
+        per = _clean(kv_bytes_per_sequence(m, setup.kv_dtype, setup.seq) / setup.seq)
     div = kv_divisor(setup.model, setup.tp)
     return per if div == 1 else _clean(per / div)

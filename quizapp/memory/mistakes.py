@@ -31,6 +31,8 @@ MISTAKE_IDS = (
     "no-activations", "bits-for-bytes", "gb-gib", "kv-one-layer", "no-kv", "full-activations-with-recompute",
     # section 16
     "total-as-active", "kv-all-heads", "decode-compute-bound", "allreduce-once", "bubble-over-total",
+    # sections 17-18 (natural slips the spec's formulas expose)
+    "kv-no-window", "attention-no-scores",
 )
 _LIST = tuple(Mistake(i) for i in MISTAKE_IDS)
 MISTAKES: Mapping[str, Mistake] = MappingProxyType({m.id: m for m in _LIST})
@@ -83,6 +85,8 @@ def mistake_candidates(setup: Setup, ask: str) -> list[tuple[Mistake, float]]:
             continue
     for mid, value in _section16_values(setup, ask):
         add(mid, value)
+    for mid, value in _section18_values(setup, ask):
+        add(mid, value)
     if ASKS[ask] == "bytes" and right:
         add("bits-for-bytes", right * 8)
         add("bits-for-bytes", right / 8)
@@ -129,6 +133,8 @@ def _section16_values(setup: Setup, ask: str) -> list[tuple[str, float]]:
                 elements = m.layers * m.heads * (m.qk_nope_dim + m.qk_rope_dim + m.v_head_dim)
             else:
                 elements = 2 * m.layers * m.heads * m.head_dim
+                if m.windowed:  # the same window, every head: the average at seq (formats.kv_bytes_per_token_per_gpu)
+                    elements = elements * m.cached_tokens(setup.seq) / (m.layers * setup.seq)
             return elements * p / min(setup.tp, m.heads)
 
         def with_all_heads() -> float:
@@ -167,6 +173,30 @@ def _section16_values(setup: Setup, ask: str) -> list[tuple[str, float]]:
     # bubble-over-total: (pp−1)/(v·m + pp−1) where (pp−1)/(v·m) is asked
     if ask == "bubble" and setup.training and setup.pp > 1:
         attempt("bubble-over-total", lambda: comm.bubble_of_step(setup.pp, setup.microbatches, setup.interleave))
+    return out
+
+
+_WINDOW_ASKS = ("kv_cache", "kv_bytes_per_token", "kv_tokens", "max_concurrency", "total", "decode_bytes",
+                 "decode_step_s", "decode_tokens_per_s", "per_seq_tokens_per_s", "kv_ratio")
+
+
+def _section18_values(setup: Setup, ask: str) -> list[tuple[str, float]]:
+    """kv-no-window: a windowed model's cache (or what it bounds) with every layer caching the whole
+    context; attention-no-scores: standard attention's bytes without S and P going through HBM."""
+    out: list[tuple[str, float]] = []
+    m = setup.model
+    if m.has_shape and m.windowed and ask in _WINDOW_ASKS:
+        full = replace(m, window=0, global_every=0, local_layers=0)
+        try:
+            out.append(("kv-no-window", float(evaluate(replace(setup, model=full), ask))))
+        except (SetupError, ValueError, ZeroDivisionError):
+            pass
+    kernel = setup.kernel
+    if (kernel is not None and kernel.kind == "attention" and not kernel.flash
+            and ask in ("kernel_bytes", "intensity", "kernel_time")):
+        from quizapp.memory.asks import derive
+
+        out.append(("attention-no-scores", float(derive(setup, ask, naive_scores=True).value)))
     return out
 
 

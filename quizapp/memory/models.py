@@ -90,6 +90,10 @@ class ModelSpec:
     v_head_dim: int = 0  # d_v
     block_norms: int = 2  # norms per block (Gemma 2's sandwich norms: 4)
     moe_family: str = ""  # "" | mixtral | qwen3-moe | qwen2-moe | deepseek: which hf-profile MoE extras apply
+    # Attention variants (section 18): local layers cache and attend to at most `window` W tokens.
+    window: int = 0  # W; 0 = every layer attends to the whole context
+    global_every: int = 0  # with a window: every g-th layer is global (Gemma 2: 2, Gemma 3: 6); 0 = all local
+    local_layers: int = 0  # with a window: an explicit count of local layers (0 = from global_every)
 
     def __post_init__(self) -> None:
         if self.count is not None:
@@ -105,6 +109,15 @@ class ModelSpec:
                      "dense_layers", "q_lora_rank", "kv_lora_rank", "qk_nope_dim", "qk_rope_dim", "v_head_dim"):
             if getattr(self, attr) < 0:
                 raise ShapeError(attr, "expected an integer >= 0")
+        for attr in ("window", "global_every", "local_layers"):
+            if not isinstance(getattr(self, attr), int) or getattr(self, attr) < 0:
+                raise ShapeError(attr, "expected an integer >= 0")
+        if (self.global_every or self.local_layers) and not self.window:
+            raise ShapeError("window", "local/global interleaving needs the local layers' window; set window too")
+        if self.local_layers > self.layers:
+            raise ShapeError("local_layers", f"expected at most layers = {self.layers} local layers, got {self.local_layers}")
+        if self.window and self.kv_lora_rank:
+            raise ShapeError("window", "a sliding window on MLA is not modelled; expected window 0 with kv_lora_rank")
         if self.moe_family not in MOE_FAMILIES:
             raise ShapeError("moe_family", f"expected {' | '.join(repr(f) for f in MOE_FAMILIES)}, got {self.moe_family!r}")
         if self.block_norms < 1:
@@ -199,6 +212,38 @@ class ModelSpec:
     def norm_params(self) -> int:
         """Weights of one norm: RMSNorm h, LayerNorm 2h (scale and shift)."""
         return self.hidden if self.style == "llama" else 2 * self.hidden
+
+    @property
+    def windowed(self) -> bool:
+        return self.window > 0 and self.n_local > 0
+
+    @property
+    def n_local(self) -> int:
+        """Local (sliding-window) layers: local_layers if given, else L − ⌊L/g⌋ (every g-th layer global,
+        as Gemma 2's odd layers and Gemma 3's layers 5, 11, ...), else every layer (Mistral)."""
+        if not self.window:
+            return 0
+        if self.local_layers:
+            return self.local_layers
+        if self.global_every:
+            return self.layers - self.layers // self.global_every
+        return self.layers
+
+    @property
+    def n_global(self) -> int:
+        return self.layers - self.n_local
+
+    def cached_tokens(self, seq: int) -> int:
+        """Σ over layers of the tokens each caches (and attends to) at context `seq`:
+        L_local·min(s, W) + L_global·s (= L·s without a window)."""
+        return self.n_local * min(seq, self.window) + self.n_global * seq
+
+    def kv_elements_per_sequence(self, seq: int) -> int:
+        """Elements one sequence of `seq` tokens keeps in the KV cache: 2·a_kv·d·Σ_l min(s, W_l)
+        (2·L·a_kv·d·s without a window; MLA L·(r_kv + d_r)·s)."""
+        if self.is_mla:
+            return self.layers * (self.kv_lora_rank + self.qk_rope_dim) * seq
+        return 2 * self.kv_dim * self.cached_tokens(seq)
 
     def kv_elements_per_token(self) -> int:
         """Elements the KV cache holds per token, all layers: 2·L·a_kv·d, MLA L·(r_kv + d_r)."""
@@ -387,6 +432,8 @@ class ModelSpec:
         if self.is_mla:
             extra += (f" MLA r_q={self.q_lora_rank} r_kv={self.kv_lora_rank} d_n={self.qk_nope_dim} "
                       f"d_r={self.qk_rope_dim} d_v={self.v_head_dim}")
+        if self.windowed:
+            extra += f" window={self.window} local={self.n_local} global={self.n_global}"
         return (
             f"{self.name}: L={self.layers} h={self.hidden} a={self.heads}{gqa} f={self.ffn} "
             f"V={self.vocab} {self.style}{' tied' if self.tied else ''}"
@@ -424,7 +471,8 @@ _PRESET_LIST = (
     _llama("llama-3.1-405b", 126, 16384, 128, 8, 53248, 128256),  # meta-llama/Llama-3.1-405B
     _llama("llama-3.2-1b", 16, 2048, 32, 8, 8192, 128256, tied=True),  # meta-llama/Llama-3.2-1B
     _llama("llama-3.2-3b", 28, 3072, 24, 8, 8192, 128256, tied=True),  # meta-llama/Llama-3.2-3B
-    _llama("mistral-7b", 32, 4096, 32, 8, 14336, 32000),  # mistralai/Mistral-7B-v0.1
+    # mistralai/Mistral-7B-v0.1 config.json: sliding_window 4096 on every layer (v0.2 and later drop it)
+    replace(_llama("mistral-7b", 32, 4096, 32, 8, 14336, 32000), window=4096),
     _llama("qwen2.5-0.5b", 24, 896, 14, 2, 4864, 151936, tied=True, bias="qkv"),  # Qwen/Qwen2.5-0.5B
     _llama("qwen2.5-1.5b", 28, 1536, 12, 2, 8960, 151936, tied=True, bias="qkv"),  # Qwen/Qwen2.5-1.5B
     _llama("qwen2.5-7b", 28, 3584, 28, 4, 18944, 152064, bias="qkv"),  # Qwen/Qwen2.5-7B
@@ -451,8 +499,26 @@ _PRESET_LIST = (
     # (moe_intermediate_size 1408), 2 shared experts, first_k_dense_replace 1 (intermediate_size 10944)
     _moe("deepseek-v2-lite", 27, 2048, 16, 16, 102400, 64, 6, 1408, ffn=10944, shared_experts=2, dense_layers=1,
          kv_lora_rank=512, qk_nope_dim=128, qk_rope_dim=64, v_head_dim=128, moe_family="deepseek"),
-    # google/gemma-2-9b: head_dim 256, four RMSNorms per block (pre/post attention and MLP), tied
-    ModelSpec("gemma-2-9b", 42, 3584, 16, 8, 14336, 256000, tied=True, head_dim=256, block_norms=4),
+    # google/gemma-2-9b config.json (https://huggingface.co/google/gemma-2-9b/blob/main/config.json):
+    # num_hidden_layers 42, hidden_size 3584, num_attention_heads 16, num_key_value_heads 8, head_dim 256,
+    # intermediate_size 14336, vocab_size 256000, query_pre_attn_scalar 256 (a score scale: no parameters),
+    # sliding_window 4096, tied embeddings; four RMSNorms per block (pre/post attention and MLP).
+    # transformers' Gemma2 makes layer i local when i is even: 21 local + 21 global layers (global_every 2).
+    ModelSpec("gemma-2-9b", 42, 3584, 16, 8, 14336, 256000, tied=True, head_dim=256, block_norms=4,
+              window=4096, global_every=2),
+    # google/gemma-3-12b-pt config.json text_config (https://huggingface.co/google/gemma-3-12b-pt/blob/main/config.json):
+    # num_hidden_layers 48, hidden_size 3840, num_attention_heads 16, num_key_value_heads 8, head_dim 256,
+    # intermediate_size 15360, vocab_size 262208, sliding_window 1024, sliding_window_pattern 6 (layer i is
+    # global when (i + 1) % 6 == 0: 40 local + 8 global), q/k RMSNorm, four RMSNorms per block, tied. The
+    # language model only (the SigLIP vision tower of the multimodal checkpoint is not counted).
+    ModelSpec("gemma-3-12b", 48, 3840, 16, 8, 15360, 262208, tied=True, head_dim=256, qk_norm=True, block_norms=4,
+              window=1024, global_every=6),
+    # google/gemma-3-27b-pt config.json text_config (https://huggingface.co/google/gemma-3-27b-pt/blob/main/config.json):
+    # num_hidden_layers 62, hidden_size 5376, num_attention_heads 32, num_key_value_heads 16, head_dim 128,
+    # intermediate_size 21504, vocab_size 262208, query_pre_attn_scalar 168, sliding_window 1024,
+    # sliding_window_pattern 6: 52 local + 10 global; otherwise as the 12B (language model only)
+    ModelSpec("gemma-3-27b", 62, 5376, 32, 16, 21504, 262208, tied=True, head_dim=128, qk_norm=True, block_norms=4,
+              window=1024, global_every=6),
     # microsoft/Phi-3-mini-4k-instruct: MHA, fused qkv and gate_up (same counts), untied
     _llama("phi-3-mini", 32, 3072, 32, 32, 8192, 32064),
 )

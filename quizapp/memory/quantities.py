@@ -80,6 +80,7 @@ def _units() -> dict[str, Unit]:
         ("d", "seconds", 86400),
         ("%", "ratio", 0.01),
         ("x", "number", 1),
+        ("FLOP/B", "number", 1),  # arithmetic intensity and ridge points (section 17)
         ("FLOPs", "flops", 1),
         ("GFLOPs", "flops", 1e9),
         ("TFLOPs", "flops", 1e12),
@@ -204,6 +205,11 @@ _FOLDED_ALIASES = {
     "pflops": "PFLOPs",
     "eflop": "EFLOPs",
     "eflops": "EFLOPs",
+    # a peak rate written per second (sm_peak_flops): the same display unit, "989 TFLOP/s" = 989 TFLOPs
+    "flop/s": "FLOPs",
+    "gflop/s": "GFLOPs",
+    "tflop/s": "TFLOPs",
+    "pflop/s": "PFLOPs",
     # rates
     "tokens/s": "tokens/s",
     "token/s": "tokens/s",
@@ -228,6 +234,12 @@ _FOLDED_ALIASES = {
     "b/param": "x",
     "字节/参数": "x",
     "times": "x",
+    "flop/b": "FLOP/B",
+    "flops/b": "FLOP/B",
+    "flop/byte": "FLOP/B",
+    "flops/byte": "FLOP/B",
+    "flops/bytes": "FLOP/B",
+    "flop/字节": "FLOP/B",
     "倍": "x",
 }
 _EXTRA_SCALES = {"千万": Unit("千万", "count", 1e7)}
@@ -469,8 +481,10 @@ def _group(value: float, digits: int) -> str:
     return f"{value:,.{digits}f}"
 
 
-def format_quantity(value: float, unit: str, digits: int = 2) -> str:
-    """`value` (base units) shown in the display unit: "112.00 GB", "6.74B params", "30.00%"."""
+def format_quantity(value: float, unit: str, digits: int = 2, noun: str = "params") -> str:
+    """`value` (base units) shown in the display unit: "112.00 GB", "6.74B params", "30.00%".
+
+    `noun` is what a count in K/M/B/T counts: "6.74B params", "2.50T tokens" (asks.count_noun)."""
     target = unit_of(unit)
     shown = value / target.scale
     if target.name in _COUNT_NOUNS:
@@ -480,13 +494,17 @@ def format_quantity(value: float, unit: str, digits: int = 2) -> str:
     if target.name == "bytes":
         return f"{value:,.0f} bytes" if float(value).is_integer() else f"{_group(value, digits)} bytes"
     if target.kind == "count":
-        suffix = " params" if target.name in ("K", "M", "B", "T") else ""
+        suffix = f" {noun}" if target.name in ("K", "M", "B", "T") and noun else ""
         return f"{_group(shown, digits)}{target.name}{suffix}"
     if target.name == "%":
         return f"{_group(shown, digits)}%"
     if target.name == "x":
         if abs(shown) >= 1e6:  # FLOPs per token: "4.69e10" reads better than "46,872,944,640.00"
             return _scientific(shown, digits)
+        if 0 < abs(shown) < 1e-3:  # a format's smallest value, a learning rate: "1.40e-45", "6.25e-4"
+            return _scientific(shown, max(2, digits + math.floor(math.log10(abs(shown)))))
+        if float(shown).is_integer():  # an exact integer (448, 57,344, 16 bytes/param): no ".00"
+            return f"{int(shown):,}"
         return _group(shown, digits)
     if target.kind == "flops" and abs(shown) >= FLOPS_SCIENTIFIC_FROM:
         # a training budget: "4.12e25 FLOPs", not "41,153,697,585,561,600,805,306,368.00 FLOPs"

@@ -226,6 +226,12 @@ def serving_figures(setup) -> Serving:
     # A decode step attends to the whole context whatever the mask; the causal convention halves prefill.
     decode_attn = 0 if setup.attention_flops == "none" else attn
     prefill_attn = attn * attention_share(setup)
+    if m.windowed:  # section 18: per context token on average, Σ_l min(s, W_l)·4·a·d / s
+        from quizapp.memory.compute import attention_flops_per_token
+
+        decode_attn = 0 if setup.attention_flops == "none" else attention_flops_per_token(m, setup.seq) / setup.seq
+        prefill_attn = (attention_flops_per_token(m, setup.prompt_tokens) / setup.prompt_tokens
+                        * attention_share(setup))
     decode_w = routed_weight_bytes(w, one_expert, m.experts, m.moe_layers, setup.batch, m.top_k)
     prefill_w = routed_weight_bytes(w, one_expert, m.experts, m.moe_layers, setup.batch * setup.prompt_tokens,
                                     m.top_k)

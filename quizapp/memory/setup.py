@@ -15,6 +15,10 @@ from dataclasses import dataclass, replace
 from typing import Mapping
 
 from quizapp.memory.gpus import GPU, GPU_ALIASES, GPUS
+from quizapp.memory.kernels import DTYPES as KERNEL_DTYPES
+from quizapp.memory.kernels import KERNEL_KINDS, Kernel, KernelError
+from quizapp.memory.errors import SetupError
+from quizapp.memory.extras import EXTRA_KEYS, NO_EXTRAS, Extras, parse_extras
 from quizapp.memory.models import (
     BIASES, PRESETS, STYLES, CountRangeError, ModelSpec, ShapeError, bare_model, llama_ffn, parse_count,
 )
@@ -29,7 +33,8 @@ LOSSES = ("standard", "chunked")
 IMPLS = ("ideal", "hf")
 OFFLOADS = ("none", "optimizer", "optimizer+params")
 LORA_TARGETS = ("qv", "all-linear")
-WEIGHT_FORMATS = ("bf16", "fp16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "gguf-q8_0", "gguf-q6_k", "gguf-q4_0")
+WEIGHT_FORMATS = ("bf16", "fp16", "fp8", "int8", "gptq-int4", "awq-int4", "nf4", "gguf-q8_0", "gguf-q6_k", "gguf-q4_0",
+                  "mxfp4", "nvfp4")
 WEIGHT_DTYPES = ("16-bit", "int8", "int4", "nf4")  # the old `weights_dtype` names, still accepted
 KV_DTYPES = ("bf16", "fp16", "fp8", "int8", "int4")
 COMPUTES = ("bf16", "fp8")
@@ -50,9 +55,17 @@ OPTION_KEYS = (
     "rollout_batch", "tokens_per_s", "train_tokens", "compute", "lora_dropout",
     # Part III (section 19): the conventions an interviewer accepts
     "attention_flops", "embeddings",
+    # the extra asks (quizapp.memory.extras: speculative decoding, formats, GPU arithmetic, data, μP)
+    *EXTRA_KEYS,
+    # Part III sections 17-18: kernel arithmetic (quizapp.memory.kernels) and attention variants
+    *("kernel", "shape", "dtype", "elements", "chain", "chain_inputs", "chain_outputs", "fused", "flash",
+      "block_rows", "window", "global_every", "local_layers"),
 )
+# what a kernel reads (with `seq`, `head_dim` and `dtype`); with `kernel` given, `head_dim` is the kernel's
+KERNEL_KEYS = ("kernel", "shape", "elements", "chain", "chain_inputs", "chain_outputs", "fused", "flash", "block_rows")
 SHAPE_INT_KEYS = ("head_dim", "experts", "top_k", "expert_ffn", "shared_experts", "shared_ffn", "dense_layers",
-                  "q_lora_rank", "kv_lora_rank", "qk_nope_dim", "qk_rope_dim", "v_head_dim")
+                  "q_lora_rank", "kv_lora_rank", "qk_nope_dim", "qk_rope_dim", "v_head_dim",
+                  "window", "global_every", "local_layers")
 SHAPE_BOOL_KEYS = ("qk_norm", "router_bias")
 SHAPE_KEYS = ("layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "style", "tied", "positions", "bias",
               *SHAPE_INT_KEYS, *SHAPE_BOOL_KEYS)
@@ -76,25 +89,21 @@ _ALIASES: dict[str, dict[str, str]] = {
                 "half": "fp16", "8-bit": "int8", "8bit": "int8", "llm.int8": "int8", "llm-int8": "int8",
                 "fp8-e4m3": "fp8", "e4m3": "fp8", "int4": "nf4", "4-bit": "nf4", "4bit": "nf4",
                 "gptq": "gptq-int4", "gptq-4bit": "gptq-int4", "awq": "awq-int4", "awq-4bit": "awq-int4",
+                "mx-fp4": "mxfp4", "nv-fp4": "nvfp4",
                 # _norm turns "_" into "-": gguf-q4_0 arrives as gguf-q4-0
                 "q8-0": "gguf-q8_0", "gguf-q8-0": "gguf-q8_0", "q6-k": "gguf-q6_k", "gguf-q6-k": "gguf-q6_k",
                 "q4-0": "gguf-q4_0", "gguf-q4-0": "gguf-q4_0"},
     "kv_dtype": {"16-bit": "bf16", "16": "bf16", "16bit": "bf16", "bfloat16": "bf16", "float16": "fp16",
                  "8-bit": "int8", "8bit": "int8", "fp8-e4m3": "fp8", "e4m3": "fp8", "4-bit": "int4", "4bit": "int4"},
     "compute": {"bfloat16": "bf16", "16-bit": "bf16", "fp16": "bf16", "fp8-e4m3": "fp8", "e4m3": "fp8"},
+    "dtype": {"bfloat16": "bf16", "float16": "fp16", "half": "fp16", "float32": "fp32", "float": "fp32",
+              "fp8-e4m3": "fp8", "e4m3": "fp8", "fp8-e5m2": "fp8", "e5m2": "fp8"},
+    "kernel": {"matmul": "gemm", "gemv": "gemm", "mm": "gemm", "pointwise": "elementwise", "attn": "attention",
+               "flash-attention": "attention"},
 }
 _ALIASES["weights_dtype"] = _ALIASES["weights"]  # the old key takes every name the new one does
 # what the old `weights_dtype` names mean now (int4 was computed as NF4 before formats existed)
 LEGACY_WEIGHTS = {"16-bit": "bf16", "int8": "int8", "int4": "nf4", "nf4": "nf4"}
-
-
-class SetupError(ValueError):
-    """A bad calculator input: `field` names the setting (setup key), `message` says what was expected."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -146,6 +155,9 @@ class Setup:
     compute: str = "bf16"  # peak FLOPs: bf16 or the preset's fp8
     attention_flops: str = "full"  # attention FLOPs: full (PaLM), causal (halved), none (6N)
     embeddings: bool = True  # the `params` ask counts the embedding and LM-head matrices (False: Kaplan's N)
+    extras: Extras = NO_EXTRAS  # inputs only the extra asks read (extras.py); never a memory or time term
+    kernel: Kernel | None = None  # one operation for the kernel asks (section 17); no memory term reads it
+    dtype: str = "bf16"  # the kernel's element type and the peak it runs at (ridge, kernel_time)
 
     def __post_init__(self) -> None:
         _check_choice("method", self.method, METHODS)
@@ -161,6 +173,7 @@ class Setup:
         _check_choice("kv_dtype", _canonical(self, "kv_dtype", {"16-bit": "bf16"}), KV_DTYPES)
         _check_choice("compute", self.compute, COMPUTES)
         _check_choice("attention_flops", self.attention_flops, ATTENTION_COUNTS)
+        _check_choice("dtype", self.dtype, KERNEL_DTYPES)
         if self.grads not in (16, 32):
             raise SetupError("grads", f"expected 16 or 32, got {self.grads!r}")
         if self.precision == "fp32" and self.grads != 32:
@@ -553,14 +566,19 @@ def setup_from_options(options: Mapping[str, object]) -> Setup:
                 + (f"; did you mean {close[0]}?" if close else ""),
             )
     given = {k: v for k, v in options.items() if v is not None}
+    kernel_head_dim = given.pop("head_dim", None) if "kernel" in given else None
     base = _model(given["model"]) if "model" in given else None
     if any(k in given for k in SHAPE_KEYS):
         model = _shape(given, base)
     elif base is None:
-        raise SetupError("model", f"missing; expected a preset ({', '.join(PRESETS)}) or a parameter count like 7B")
+        if not any(k in given for k in (*EXTRA_KEYS, *KERNEL_KEYS, "dtype")):
+            raise SetupError("model", f"missing; expected a preset ({', '.join(PRESETS)}) or a parameter count like 7B")
+        from quizapp.memory.extras import NO_MODEL
+
+        model = NO_MODEL  # an extra ask's setup (acceptance, format, sms, ...) needs no model; model asks refuse it
     else:
         model = base
-    kwargs: dict[str, object] = {"model": model}
+    kwargs: dict[str, object] = {"model": model, "extras": parse_extras(given)}
     choices = {
         "method": METHODS, "precision": PRECISIONS, "optimizer": OPTIMIZERS, "recompute": RECOMPUTES,
         "attention": ATTENTIONS, "loss": LOSSES, "impl": IMPLS, "offload": OFFLOADS,
@@ -637,12 +655,90 @@ def setup_from_options(options: Mapping[str, object]) -> Setup:
                 kwargs[key] = _model(given[key])
             except SetupError as exc:
                 raise SetupError(key, exc.message) from None
+    if "dtype" in given:
+        kwargs["dtype"] = _choice("dtype", given["dtype"], KERNEL_DTYPES)
+    if "kernel" in given:
+        kwargs["kernel"] = _kernel(given, kernel_head_dim, str(kwargs.get("dtype", "bf16")))
+    else:
+        for key in KERNEL_KEYS:
+            if key in given:
+                raise SetupError(key, "a kernel input; expected kernel: gemm | elementwise | attention with it")
     try:
         return Setup(**kwargs)  # type: ignore[arg-type]
     except SetupError as exc:
         if exc.field == "weights" and weights_key == "weights_dtype":
             raise SetupError("weights_dtype", exc.message.replace("expected bf16", "expected 16-bit")) from None
         raise
+
+
+def _int_list(field: str, value: object) -> list[int]:
+    """[4096, 4096, 4096] from a YAML list or "4096,4096,4096" / "4096x4096x4096" / "[4096, 4096, 4096]"."""
+    if isinstance(value, (list, tuple)):
+        items: list[object] = list(value)
+    else:
+        text = unicodedata.normalize("NFKC", str(value)).strip().strip("[]()")
+        items = [t for t in re.split(r"\s*[,x×*]\s*|\s+", text) if t]
+    return [_int(field, item) for item in items]
+
+
+def _chain(value: object) -> tuple[tuple[int, int], ...]:
+    """[[1, 1], [2, 1]] from YAML, or "1:1,2:1" on the command line: (inputs, outputs) per op."""
+    expected = "expected one [inputs, outputs] pair per op, e.g. [[1, 1], [2, 1]] or 1:1,2:1"
+    if isinstance(value, (list, tuple)):
+        pairs = [p if isinstance(p, (list, tuple)) else [p] for p in value]
+    else:
+        text = unicodedata.normalize("NFKC", str(value)).strip()
+        if text.startswith("["):
+            pairs = [re.split(r"\s*,\s*", inner.strip()) for inner in re.findall(r"\[([^\[\]]*)\]", text)]
+        else:
+            pairs = [re.split(r"\s*:\s*", item) for item in re.split(r"\s*,\s*", text) if item]
+    if not pairs or any(len(p) != 2 for p in pairs):
+        raise SetupError("chain", f"{expected}, got {value!r}")
+    try:
+        return tuple((_int("chain", i), _int("chain", o)) for i, o in pairs)
+    except SetupError:
+        raise SetupError("chain", f"{expected} (positive integers), got {value!r}") from None
+
+
+def _kernel(given: Mapping[str, object], head_dim: object, dtype: str) -> Kernel:
+    """The Kernel of the kernel keys (section 17); each missing or bad key is a one-line error."""
+    kind = _choice("kernel", given["kernel"], KERNEL_KINDS)
+    args: dict[str, object] = {"kind": kind, "dtype": dtype}
+    needs = {"gemm": ("shape",), "elementwise": ("elements", "chain"), "attention": ("seq", "head_dim")}[kind]
+    for key in needs:
+        if (head_dim if key == "head_dim" else given.get(key)) is None:
+            raise SetupError(key, f"missing; kernel {kind} needs {', '.join(needs)}")
+    allowed = {"gemm": ("shape",), "elementwise": ("elements", "chain", "chain_inputs", "chain_outputs", "fused"),
+               "attention": ("flash", "block_rows")}[kind]
+    for key in KERNEL_KEYS[1:]:
+        if key in given and key not in allowed:
+            raise SetupError(key, f"not an input of kernel {kind}; expected {', '.join(allowed) or 'none'}")
+    if kind == "gemm":
+        shape = _int_list("shape", given["shape"])
+        if len(shape) != 3:
+            raise SetupError("shape", f"expected [m, n, k] ((m x k) @ (k x n)), got {given['shape']!r}")
+        args["shape"] = tuple(shape)
+    elif kind == "elementwise":
+        args["elements"] = _int("elements", given["elements"])
+        args["chain"] = _chain(given["chain"])
+        for key in ("chain_inputs", "chain_outputs"):
+            if key in given:
+                args[key] = _int(key, given[key])
+        if "fused" in given:
+            args["fused"] = _bool("fused", given["fused"])
+    else:
+        args["seq"] = _int("seq", given["seq"], k_suffix=True)
+        args["head_dim"] = _int("head_dim", head_dim)
+        if "flash" in given:
+            args["flash"] = _bool("flash", given["flash"])
+        if "block_rows" in given:
+            if not args.get("flash"):
+                raise SetupError("block_rows", "FlashAttention's query-block rows; expected flash: true with it")
+            args["block_rows"] = _int("block_rows", given["block_rows"])
+    try:
+        return Kernel(**args)  # type: ignore[arg-type]
+    except KernelError as exc:
+        raise SetupError(exc.field, exc.message) from None
 
 
 _BANDWIDTH_UNITS = {"": 1, "b/s": 1, "bytes/s": 1, "kb/s": 1e3, "mb/s": 1e6, "gb/s": 1e9, "tb/s": 1e12,

@@ -189,7 +189,37 @@ def max_context_at_concurrency(setup: Setup) -> int:
     from quizapp.memory import serving as S
 
     S.check_serving(setup)
+    m = setup.model
+    if m.windowed:
+        return _max_windowed_context(setup)
     return S.max_context(S.budget_of(setup), formats.kv_bytes_per_token_per_gpu(setup), setup.batch, setup.kv_block)
+
+
+def _max_windowed_context(setup: Setup) -> int:
+    """max_context for a windowed model (section 18): the largest whole number of KV blocks s with
+    b · kv_bytes_per_sequence(s) / min(t, a_kv) <= budget (local layers stop growing at W), by bisection."""
+    from quizapp.memory import formats
+    from quizapp.memory import serving as S
+
+    m, B = setup.model, setup.kv_block
+    budget = S.budget_of(setup)
+    div = formats.kv_divisor(m, setup.tp)
+
+    def fits(blocks: int) -> bool:
+        return setup.batch * formats.kv_bytes_per_sequence(m, setup.kv_dtype, blocks * B) / div <= budget
+
+    if not m.n_global and fits(-(-m.window // B)):
+        raise SetupError("model", f"every layer of {m.name} is windowed: each sequence's cache stops growing at "
+                                  f"W = {m.window} tokens, so any context fits {setup.batch} sequences")
+    if not fits(1):
+        return 0
+    low, high = 1, 2
+    while fits(high):
+        low, high = high, high * 2
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (mid, high) if fits(mid) else (low, mid)
+    return low * B
 
 
 def _divisors(n: int) -> list[int]:

@@ -62,8 +62,8 @@ def gpu_fit(breakdown: Breakdown) -> Fit | None:
     """Whether the breakdown fits on the GPU its setup names (None when it names none)."""
     from quizapp.memory import fit
 
-    setup = breakdown.setup
-    if setup.gpu is None:
+    setup = getattr(breakdown, "setup", None)  # a derived ask's worked solution has no memory to fit
+    if setup is None or setup.gpu is None:
         return None
     try:
         return fit(breakdown, setup.gpu, setup.reserve)
@@ -76,8 +76,12 @@ def drill_breakdown(drill: Any) -> tuple[Breakdown | None, str | None]:
     from quizapp.content.drills import base_options
     from quizapp.memory import breakdown, setup_from_options
 
+    from quizapp.content.solution import base_solution
+
     try:
-        return breakdown(setup_from_options(base_options(drill))), None
+        setup = setup_from_options(base_options(drill))
+        solved = base_solution(drill, setup)  # an ask no memory term explains: its derivation's rows
+        return (solved if solved is not None else breakdown(setup)), None
     except ValueError as exc:  # SetupError, QuantityError: shown as one line
         return None, str(exc)
 

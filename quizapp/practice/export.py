@@ -99,10 +99,17 @@ def _worked_solution(variant, lang: str) -> str:
     from quizapp.memory.quantities import format_bytes
 
     b = variant.breakdown
-    rows = [(t.name, t.formula, t.substituted, format_bytes(t.bytes, "GB")) for t in b.terms]
-    rows.append((say("export.total", lang), "", "", format_bytes(b.total, "GB")))
-    table = _table([say("export.term", lang), say("export.formula", lang), say("export.numbers", lang), "GB"],
-                   rows, numeric=(3,))
+    if getattr(variant, "derivation", None) is not None:  # no memory term: the derivation's steps
+        from quizapp.content.solution import worked_solution
+
+        steps = [(r.name, r.formula, r.substituted, r.shown) for r in worked_solution(variant).rows]
+        table = _table([say("export.term", lang), say("export.formula", lang), say("export.numbers", lang), ""],
+                       steps, numeric=(3,))
+    else:
+        rows = [(t.name, t.formula, t.substituted, format_bytes(t.bytes, "GB")) for t in b.terms]
+        rows.append((say("export.total", lang), "", "", format_bytes(b.total, "GB")))
+        table = _table([say("export.term", lang), say("export.formula", lang), say("export.numbers", lang), "GB"],
+                       rows, numeric=(3,))
     answer = _table([say("export.asked", lang), say("export.expected", lang)], [(variant.ask, variant.expected_display)],
                     numeric=(1,))
     return answer + table

@@ -37,4 +37,10 @@ TEXT: dict[str, tuple[str, str]] = {
     "bubble-over-total": (
         "looks like the bubble was taken as a share of the whole step, (pp−1)/(m+pp−1), not of the ideal time, (pp−1)/m",
         "看起来把 bubble 算成占整个 step 的比例 (pp−1)/(m+pp−1)，而问的是占理想时间的比例 (pp−1)/m"),
+    # sections 17-18
+    "kv-no-window": ("looks like the sliding window was ignored (local layers cache at most W tokens)",
+                     "看起来忽略了 sliding window（local 层最多只缓存 W 个 token）"),
+    "attention-no-scores": (
+        "looks like the S and P round trip through HBM was left out (standard attention writes and reads both N×N matrices)",
+        "看起来漏算了 S 和 P 在 HBM 上的一写一读（标准 attention 要把两个 N×N 矩阵各写一次、读一次）"),
 }

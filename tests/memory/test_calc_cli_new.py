@@ -30,7 +30,7 @@ def test_serving_json_keys_and_types(capsys):
     assert data["active_params"] == data["params"] == PRESETS["llama-2-7b"].params
     s = data["serving"]
     assert set(s) == {"kv_bytes_per_token", "kv_budget", "kv_tokens", "max_concurrency", "decode", "prefill",
-                      "critical_batch"}
+                      "critical_batch", "fits", "shortfall_bytes"}
     assert set(s["decode"]) == {"bytes", "flops", "step_s", "tokens_per_s", "per_seq_tokens_per_s", "bound"}
     assert set(s["prefill"]) == {"flops", "ttft_s", "bound"}
     assert s["kv_bytes_per_token"] == 524_288 and isinstance(s["kv_tokens"], int)

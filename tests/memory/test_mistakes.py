@@ -13,6 +13,9 @@ SPEC_IDS = {
     "total-as-active", "kv-all-heads", "decode-compute-bound", "allreduce-once", "bubble-over-total",
     "no-master", "no-gradients", "no-optimizer", "adam-16bit-states", "zero-single-gpu", "adam8bit-1byte",
     "no-activations", "bits-for-bytes", "gb-gib", "kv-one-layer", "no-kv", "full-activations-with-recompute",
+    # sections 17-18: natural slips of the window and of standard attention (tests/memory/test_kernels.py,
+    # test_attention_variants.py)
+    "kv-no-window", "attention-no-scores",
 }
 PSI = 7e9
 
@@ -102,12 +105,14 @@ def test_evaluate_asks(llama7b):
     assert evaluate(setup, "bytes_per_param") == 2
     assert evaluate(setup, "headroom") == 79 * 2**30 - evaluate(setup, "total")
     assert evaluate(setup, "max_batch") >= 1
-    from quizapp.memory.asks import SERVING_ASKS
+    from quizapp.memory.asks import KERNEL_ASKS, SERVING_ASKS
+    from quizapp.memory.extra_asks import EXTRA_ASKS  # their own inputs (tests/memory/test_extra_drills.py)
 
     for ask in ASKS:
-        # kv_cache and the serving asks are inference figures; D-based asks need train_tokens
+        # kv_cache and the serving asks are inference figures; D-based asks need train_tokens; the kernel
+        # asks need a kernel (tests/memory/test_kernels.py)
         if ask not in ("kv_cache", "cpu", "compute_budget_flops", "train_days", "reference_weights",
-                       "reward_weights", "rollout_kv_cache", *SERVING_ASKS):
+                       "reward_weights", "rollout_kv_cache", *SERVING_ASKS, *KERNEL_ASKS, *EXTRA_ASKS):
             evaluate(setup, ask)
     evaluate(setup.with_(train_tokens=10**12), "train_days")
     serving = Setup(llama7b, method="inference", gpu=GPUS["a100-80g"])

@@ -256,5 +256,10 @@ class PreviewScreen(QuizScreen[None]):
             expected = Text(f"{self._t('review.expected')}: ", style="bold")
             expected.append(variant.expected_display)
             widgets.append(Static(expected, classes="preview-expected"))
-            widgets.append(BreakdownTable(variant.breakdown, item.fit, lang=lang))
+            if getattr(variant, "derivation", None) is not None:  # no memory term: the derivation's steps
+                from quizapp.content.solution import worked_solution
+
+                widgets.append(BreakdownTable(worked_solution(variant), lang=lang))
+            else:
+                widgets.append(BreakdownTable(variant.breakdown, item.fit, lang=lang))
         return widgets

@@ -64,7 +64,9 @@ class DrillSolutions(Vertical):
 
     def _label(self, drill_id: str, result: Any) -> Text:
         text = Text(drill_id, style="bold")
-        if result is not None:
+        if getattr(result, "derived", False):  # a derived ask: its answer
+            text.append(f" · {result.answer}")
+        elif result is not None:
             from quizapp.memory.quantities import format_bytes
 
             text.append(f" · {say('breakdown.total', self.lang)} {format_bytes(result.total, 'GB')}")

@@ -30,10 +30,16 @@ def _bytes(value: float, unit: str) -> str:
 
 
 def term_note(term: Any, lang: str) -> str:
-    """A term's note in the app's language (memory gives a code; quizapp.words renders it)."""
+    """A term's note (or a solution row's) in the app's language (memory gives a code; quizapp.words renders it)."""
     from quizapp.words.calc import render
 
-    return render(term.code, lang)
+    return render(term.code if hasattr(term, "code") else term.note, lang)
+
+
+def render_code(code: Any, lang: str) -> str:
+    from quizapp.words.calc import render
+
+    return render(code, lang)
 
 
 def breakdown_notes(breakdown: Any, lang: str) -> list[str]:
@@ -161,6 +167,8 @@ class BreakdownTable(Vertical):
     ) -> None:
         """`solution` (a drill's WorkedSolution): rows in the drill's unit with the asked row marked."""
         super().__init__(id=id, classes=classes)
+        if getattr(breakdown, "derived", False):  # a derived ask's worked solution given in the breakdown's place
+            breakdown, solution, fit = None, breakdown, None
         self.breakdown = breakdown
         self.fit = fit
         self.lang = lang
@@ -170,6 +178,13 @@ class BreakdownTable(Vertical):
         table = (solution_rich_table(self.solution, self.lang) if self.solution is not None
                  else breakdown_rich_table(self.breakdown, self.lang))
         yield _TableView(table, classes="breakdown--table")
+        if getattr(self.solution, "derived", False):  # no memory: the steps' notes and the derivation's
+            lines = [f"• {_row_label(r.name, self.lang)}: {term_note(r, self.lang)}" for r in self.solution.rows
+                     if r.note and term_note(r, self.lang)]
+            lines += [f"• {render_code(code, self.lang)}" for code in self.solution.notes]
+            if lines:
+                yield Static(Text("\n".join(lines)), classes="breakdown--notes")
+            return
         fit = self.fit
         if fit is not None:
             key = "breakdown.fits" if fit.fits else "breakdown.no_fit"
