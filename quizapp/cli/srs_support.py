@@ -14,18 +14,13 @@ def database_path(options) -> Path:
 
 
 @contextmanager
-def open_store(options, *, read_only: bool):
-    """A Store on the user's database with the stored settings; CliError (one line) when it cannot open.
-
-    read_only: nothing is created or changed (commands that only read); a missing database raises
-    NoHistory (a StoreError), which callers turn into an empty answer.
-    """
+def _opened(open_it):
+    """The Store `open_it()` returns, closed afterwards; a StoreError (but NoHistory) is a CliError line."""
     from quizapp.cli import CliError
-    from quizapp.clock import SystemClock
-    from quizapp.store import Store, StoreError
+    from quizapp.store import StoreError
 
     try:
-        store = Store.open(database_path(options), SystemClock(), read_only=read_only)
+        store = open_it()
     except StoreError as exc:
         if type(exc).__name__ == "NoHistory":
             raise
@@ -38,26 +33,27 @@ def open_store(options, *, read_only: bool):
         store.close()
 
 
-@contextmanager
+def open_store(options, *, read_only: bool):
+    """A Store on the user's database with the stored settings; CliError (one line) when it cannot open.
+
+    read_only: nothing is created or changed (commands that only read); a missing database raises
+    NoHistory (a StoreError), which callers turn into an empty answer.
+    """
+    from quizapp.clock import SystemClock
+    from quizapp.store import Store
+
+    return _opened(lambda: Store.open(database_path(options), SystemClock(), read_only=read_only))
+
+
 def open_view(options, bank):
     """A read-only Store that sees the bank's cards as the app would (Store.open_view): before the app
     has ever run, every card is new; afterwards the counts agree with Home's. Nothing is written, and a
     missing database is not created (`store.has_history` is then False). CliError (one line) when the
     database cannot be read."""
-    from quizapp.cli import CliError
     from quizapp.clock import SystemClock
-    from quizapp.store import Store, StoreError
+    from quizapp.store import Store
 
-    try:
-        store = Store.open_view(database_path(options), SystemClock(), bank.cards())
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        yield store
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    finally:
-        store.close()
+    return _opened(lambda: Store.open_view(database_path(options), SystemClock(), bank.cards()))
 
 
 def load_bank(options):
