@@ -63,23 +63,24 @@ def _revlog(args, options) -> int:
 def _anki(args, options) -> int:
     from quizapp.cli import CliError
     from quizapp.cli.srs_support import load_bank, open_view, search_error_line
-    from quizapp.practice.export import deck_name, notes_for, write_apkg
+    from quizapp.practice.export import deck_name, notes_for, study_progress, write_apkg
     from quizapp.store.search import SearchError, find_ids, index_from_bank
     from quizapp.words import say
 
     bank = load_bank(options)
     ids = None
-    if args.search:
-        try:
-            with open_view(options, bank) as store:  # the bank's cards as the app sees them, nothing written
+    try:
+        with open_view(options, bank) as store:  # the bank's cards as the app sees them, nothing written
+            if args.search:
                 ids = find_ids(store, " ".join(args.search), index_from_bank(bank))
-        except SearchError as exc:
-            raise CliError(search_error_line(exc, options.lang)) from None
-    notes = notes_for(bank, ids, options.lang)
+            notes = notes_for(bank, ids, options.lang)
+            progress = study_progress(store, [n.card_id for n in notes])  # studied cards arrive as studied
+    except SearchError as exc:
+        raise CliError(search_error_line(exc, options.lang)) from None
     if not notes:
         raise CliError(say("export.no_cards", options.lang), code=1)
     try:
-        write_apkg(notes, args.file, options.lang)
+        write_apkg(notes, args.file, options.lang, progress)
     except FileExistsError:
         raise CliError(say("export.exists", options.lang, path=args.file)) from None
     except OSError as exc:

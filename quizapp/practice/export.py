@@ -6,6 +6,10 @@ tags from the topic, the question's tags and the card kind. A drill becomes one 
 (drawn with a seed from its card id, so a re-export gives the same numbers) with its expected value.
 The model, the deck and each note's guid are derived from fixed names and card ids: importing a
 newer export into Anki updates the notes instead of duplicating them.
+
+Studied cards carry their progress (`study_progress`, quizapp.practice.anki_progress): their state,
+due date, FSRS memory state, flag and review history, so Anki continues where quizapp left off when
+the deck is imported with "Import any learning progress"; a leech's note is tagged "leech".
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import html
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,9 +168,61 @@ def notes_for(bank, card_ids: Iterable[str] | None = None, lang: str = "en") -> 
     return out
 
 
-def write_apkg(notes: Sequence[ExportedNote], path: Path, lang: str = "zh") -> None:
+@dataclass(frozen=True)
+class StudyProgress:
+    """What an export carries of the cards studied: card_id -> its Anki columns, its revlog rows and
+    whether it is a leech; `timing`: the day the due dates count from."""
+
+    timing: object  # anki_progress.CollectionTiming
+    cards: Mapping[str, object]
+    reviews: Mapping[str, Sequence[object]]
+    leeches: frozenset[str]
+
+
+def study_progress(store, card_ids: Iterable[str] | None = None) -> StudyProgress:
+    """The progress of the studied cards among `card_ids` (all when None), in Anki's terms."""
+    from quizapp.practice.anki_progress import anki_card, anki_reviews, collection_timing
+    from quizapp.store.progress import card_progress
+
+    now = store.clock.now()
+    config = store.config
+    progress = card_progress(store, card_ids)
+    cards = {cid: anki_card(p, now=now, day_start=lambda t: store.day_bounds(t)[0],
+                            desired_retention=config.retention_for(p.card.topic),
+                            learning_steps=len(config.learning_steps), relearning_steps=len(config.relearning_steps))
+             for cid, p in progress.items()}
+    reviews = {cid: anki_reviews(p) for cid, p in progress.items()}
+    timing = collection_timing(now, lambda t: store.day_bounds(t)[0], config.rollover_hour)
+    return StudyProgress(timing, cards, reviews, frozenset(cid for cid, p in progress.items() if p.card.leech))
+
+
+def _with_progress(package: Path, progress: StudyProgress, lang: str) -> None:
+    """Rewrite the package genanki wrote with the studied cards' columns and revlog filled in."""
+    import shutil
+    import tempfile
+    import zipfile
+
+    from quizapp.store.anki_collection import write_progress
+
+    guid = lambda cid: note_guid(cid, lang)  # noqa: E731
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = Path(scratch)
+        with zipfile.ZipFile(package) as source:
+            members = source.infolist()
+            source.extractall(folder)
+        write_progress(folder / "collection.anki2", progress.timing, {guid(c): s for c, s in progress.cards.items()},
+                       {guid(c): r for c, r in progress.reviews.items()}, [guid(c) for c in sorted(progress.leeches)])
+        rebuilt = folder / "rebuilt.apkg"
+        with zipfile.ZipFile(rebuilt, "w", zipfile.ZIP_DEFLATED) as target:
+            for member in members:
+                target.write(folder / member.filename, member.filename)
+        shutil.copyfile(rebuilt, package)
+
+
+def write_apkg(notes: Sequence[ExportedNote], path: Path, lang: str = "zh",
+               progress: StudyProgress | None = None) -> None:
     """Write `notes` (in `lang`) as that language's Anki deck at `path` (a new file; an existing one is
-    never replaced)."""
+    never replaced), with the studied cards' `progress` when given."""
     import os
 
     import genanki
@@ -189,6 +245,8 @@ def write_apkg(notes: Sequence[ExportedNote], path: Path, lang: str = "zh") -> N
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     genanki.Package(deck).write_to_file(str(tmp))
     try:
+        if progress is not None and progress.cards:
+            _with_progress(tmp, progress, lang)
         os.link(tmp, path)  # FileExistsError if it exists: nothing is overwritten
     finally:
         tmp.unlink()
