@@ -45,8 +45,13 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
 }
 
 
-def scratch_copy(destination: Path) -> None:
-    """The working tree as git sees it (tracked and untracked-but-not-ignored files)."""
+def scratch_copy(destination: Path, ref: str | None = None) -> None:
+    """The working tree as git sees it (tracked and untracked-but-not-ignored files), or the commit
+    `ref` (a clean tree: a run is not disturbed by edits in progress)."""
+    if ref is not None:
+        archive = subprocess.run(["git", "archive", "--format=tar", ref], cwd=ROOT, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(destination)], input=archive, check=True)
+        return
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z"], cwd=ROOT, check=True,
                             capture_output=True).stdout.decode().split("\0")
     for name in filter(None, listed):
@@ -83,11 +88,15 @@ def equivalent_names(target: str) -> dict[str, str]:
     return found
 
 
-def run(target: str, children: int) -> dict:
+class BaselineFailed(RuntimeError):
+    """The target's own tests fail on the unmutated code: no mutant was checked, nothing is recorded."""
+
+
+def run(target: str, children: int, ref: str | None = None) -> dict:
     modules, tests = TARGETS[target]
     with tempfile.TemporaryDirectory(prefix=f"mutmut-{target}-") as folder:
         tree = Path(folder)
-        scratch_copy(tree)
+        scratch_copy(tree, ref)
         configure(tree, modules, tests)
         env = {**os.environ, "PYTHONPATH": str(tree), "QUIZAPP_LANG": "en"}
         started = time.monotonic()
@@ -111,6 +120,9 @@ def run(target: str, children: int) -> dict:
     counts: dict[str, int] = {}
     for state in status.values():
         counts[state] = counts.get(state, 0) + 1
+    if not status or counts.get("not checked", 0) == len(status):
+        raise BaselineFailed(f"{target}: no mutant was checked (do its tests pass on the unmutated code?); "
+                             "the previous figures are kept")
     figures = {"target": target, "modules": modules, "tests": tests, "mutants": len(status), "states": counts,
                "equivalent": sum(1 for n in status if n in equivalent and status[n] == "survived"),
                "survivors": len(survivors), "seconds": round(seconds)}
@@ -125,6 +137,7 @@ def main() -> int:
     parser.add_argument("targets", nargs="*", help=f"one or more of {', '.join(TARGETS)}")
     parser.add_argument("--list", action="store_true", help="list the targets")
     parser.add_argument("--children", type=int, default=2, help="parallel mutant runs (default 2)")
+    parser.add_argument("--ref", help="mutate this commit (e.g. HEAD) instead of the working tree")
     args = parser.parse_args()
     if args.list or not args.targets:
         for name, (modules, tests) in TARGETS.items():
@@ -135,7 +148,16 @@ def main() -> int:
         print(f"mutation: unknown target {unknown[0]!r}; expected one of {', '.join(TARGETS)}", file=sys.stderr)
         return 2
     for target in args.targets:
-        print(json.dumps(run(target, args.children)))
+        try:
+            figures = run(target, args.children, args.ref)
+        except BaselineFailed as exc:
+            print(f"mutation: {exc}", file=sys.stderr)
+            return 1
+        if args.ref:
+            figures["ref"] = subprocess.run(["git", "rev-parse", "--short", args.ref], cwd=ROOT, check=True,
+                                            capture_output=True, text=True).stdout.strip()
+            (OUT / f"{target}.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+        print(json.dumps(figures))
     return 0
 
 

@@ -94,6 +94,32 @@ def _leading_tab(text: str, line: int) -> int | None:
     return None
 
 
+def _indentation_hint(text: str, line: int, block_line: int, block_col: int, is_list: bool = False) -> str:
+    """Where an indentation slip broke a block, the columns that disagree: '; line 10 starts at column
+    4, the line above at column 5 and the block's entries at column 3: line it up with one of them'
+    (empty when the line is indented as the block)."""
+    lines = text.splitlines()
+    if not 0 < line <= len(lines) or not lines[line - 1].strip():
+        return ""
+
+    def start(number: int) -> int:
+        return len(lines[number - 1]) - len(lines[number - 1].lstrip(" ")) + 1
+
+    starts = start(line)
+    if starts == block_col:
+        return ""
+    if is_list:  # a list item's own keys sit two columns in from its '-'
+        if starts == block_col + 2:
+            return ""
+        return (f"; line {line} starts at column {starts}, but the list's '-' are at column {block_col} and the keys "
+                f"of its items at column {block_col + 2}")
+    above = next((n for n in range(line - 1, 0, -1) if lines[n - 1].strip()), None)
+    if above is not None and above != block_line and start(above) not in (starts, block_col):
+        return (f"; line {line} starts at column {starts}, the line above at column {start(above)} and the block's "
+                f"entries at column {block_col}: line it up with one of them")
+    return f"; line {line} starts at column {starts}, the block's entries at column {block_col}: line it up with them"
+
+
 def _yaml_problem(text: str, exc: yaml.YAMLError, found: _FileProblems) -> None:
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
@@ -105,6 +131,8 @@ def _yaml_problem(text: str, exc: yaml.YAMLError, found: _FileProblems) -> None:
     context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
     if context and context_mark is not None and context_mark is not mark:
         message += f" ({context} that starts at line {context_mark.line + 1}, column {context_mark.column + 1})"
+        message += _indentation_hint(text, line, context_mark.line + 1, context_mark.column + 1,
+                                     "collection" in context or "sequence" in context)
     elif context:
         message = f"{context}: {message}"
     found.add(line, col, "(file)", f"invalid YAML: {message}")

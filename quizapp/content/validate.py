@@ -139,6 +139,27 @@ def _setup_error_path(drill: Drill, base: tuple[PathItem, ...], field: str) -> t
     return base + ("setup",), False
 
 
+MIN_PLAUSIBLE_PARAMS = 1e6  # the smallest model a systems question means (GPT-2 small is 124M, a μP proxy 40M)
+
+
+def _implausible_model(options: typing.Mapping[str, object], calc: Calculator) -> tuple[str, str] | None:
+    """(field, message) when the setup's model has fewer than a million parameters: a size written
+    without its unit (`model: 700` for 700M) or a shape typed wrong, never a model anyone serves."""
+    if not {"model", "layers", "hidden"} & set(options):
+        return None
+    try:
+        params = calc.value(options, "params")
+    except (SetupError, ValueError):
+        return None
+    if params >= MIN_PLAUSIBLE_PARAMS:
+        return None
+    if "model" in options:
+        return "model", (f"model: {options['model']!r} is {params:,.0f} parameters, implausible for a language model; "
+                         "expected a size with its unit (7B, 700M) or a preset name")
+    return "hidden", (f"hidden: this shape has {params:,.0f} parameters, implausible for a language model; "
+                      "expected at least a million (check layers, hidden and vocab)")
+
+
 def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, found: _FileProblems, calc: Calculator,
                  complete: bool = False) -> None:
     def add(path: tuple[PathItem, ...], message: str, *, key: bool = False) -> None:
@@ -174,6 +195,11 @@ def _check_drill(drill: Drill, base: tuple[PathItem, ...], index: NodeIndex, fou
         path, on_key = _setup_error_path(drill, base, exc.field)
         add(path, str(exc), key=on_key)
         return
+    implausible = _implausible_model(options, calc)
+    if implausible is not None:
+        field, message = implausible
+        path, on_key = _setup_error_path(drill, base, field)
+        add(path, message, key=on_key)
     expected = None
     if ask_kind is not None:
         try:

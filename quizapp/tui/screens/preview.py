@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -46,24 +47,38 @@ def display_name(path: Path) -> str:
         return path.name
 
 
-def annotated_source(source: str, problems: list[Any]) -> Text:
-    """The file with line numbers and, under each line a problem names, a caret at its column and the message."""
+CONTEXT_LINES = 3  # lines shown above the first problem when the preview scrolls to it
+
+
+def first_problem_line(problems: list[Any]) -> int:
+    return min((max(int(p.line), 1) for p in problems), default=1)
+
+
+def annotated_source(source: str, problems: list[Any], first: int = 1, last: int | None = None) -> Text:
+    """The file with line numbers and, under each line a problem names, a caret at its column and the
+    message; only lines first..last (1-based, inclusive) when given, numbered as in the file."""
     by_line: dict[int, list[Any]] = {}
     for problem in problems:
         by_line.setdefault(max(int(problem.line), 1), []).append(problem)
     lines = source.splitlines() or [""]
     width = len(str(len(lines)))
+    last = len(lines) if last is None else last
     text = Text()
     for number, line in enumerate(lines, start=1):
+        if not first <= number <= last:
+            continue
         flagged = number in by_line
         text.append(f"{number:>{width}} │ ", style="bold red" if flagged else "dim")
         text.append(line + "\n")
         for problem in by_line.get(number, []):
-            text.append(" " * (width + 3 + max(int(problem.col), 1) - 1), style="dim")
+            # the caret under the problem's character: columns count characters, the screen counts cells
+            # (a CJK character is two cells wide)
+            before = cell_len(line[:max(int(problem.col), 1) - 1].expandtabs(8))
+            text.append(" " * (width + 3 + before), style="dim")
             text.append("^\n", style="bold red")
             text.append(" " * (width + 3), style="dim")
             text.append(f"{problem.line}:{problem.col} {problem.path}: {problem.message}\n", style="red")
-    beyond = [p for n, ps in by_line.items() if n > len(lines) for p in ps]
+    beyond = [p for n, ps in by_line.items() if n > len(lines) for p in ps] if last >= len(lines) else []
     for problem in beyond:
         text.append(f"{problem.line}:{problem.col} {problem.path}: {problem.message}\n", style="red")
     text.rstrip()
@@ -220,12 +235,24 @@ class PreviewScreen(QuizScreen[None]):
         with self.app.batch_update():
             await body.remove_children()
             await body.mount_all(widgets)
+        if model.problems:
+            self.call_after_refresh(self._scroll_to_first_problem)
 
     def _problem_widgets(self, model: PreviewModel) -> list[Widget]:
-        return [
-            Static(Text(self._t("preview.source")), classes="preview-heading"),
-            Static(annotated_source(model.source, model.problems), id="preview-source"),
-        ]
+        """The heading and the annotated file, split a few lines above the first problem so the screen
+        can scroll there (`_scroll_to_first_problem`): a long file's error is in view at once."""
+        split = first_problem_line(model.problems) - CONTEXT_LINES
+        widgets: list[Widget] = [Static(Text(self._t("preview.source")), classes="preview-heading")]
+        if split > 1:
+            widgets.append(Static(annotated_source(model.source, model.problems, 1, split - 1),
+                                  id="preview-source-above"))
+        widgets.append(Static(annotated_source(model.source, model.problems, max(split, 1)), id="preview-source"))
+        return widgets
+
+    def _scroll_to_first_problem(self) -> None:
+        found = self.query("#preview-source")
+        if found and self.query("#preview-source-above"):
+            self.query_one("#preview-body", VerticalScroll).scroll_to_widget(found.first(), top=True, animate=False)
 
     def _question_widgets(self, model: PreviewModel) -> list[Widget]:
         from quizapp.tui.widgets.answer_panel import AnswerPanel
