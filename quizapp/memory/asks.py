@@ -5,6 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Mapping
 
+from quizapp.memory.embeddings import embedding_params  # noqa: F401 - part of asks' interface
 from quizapp.memory.activations import check_mla_training
 from quizapp.memory.breakdown import NO_ADJUST, Adjust, breakdown
 from quizapp.memory.compute import flops_per_token, step_time
@@ -205,7 +206,18 @@ def derive(setup: Setup, ask: str, naive_scores: bool = False):
         from quizapp.memory.formats import derive_kv_ratio
 
         return derive_kv_ratio(setup)
-    return None
+    derive_new = derived_asks().get(ask)
+    return None if derive_new is None else derive_new(setup)
+
+
+def derived_asks():
+    """Ask -> its derivation function for the asks of sections 7-16 that are no memory term: serving,
+    communication, counts, FLOPs, time and utilisation, fit and the inverse solves
+    (derive_serving, derive_comm, derive_training, derive_fit). The memory terms and their sums
+    (weights ... total, cpu, the RLHF terms) are explained by their breakdown instead."""
+    from quizapp.memory import derive_comm, derive_fit, derive_serving, derive_training
+
+    return {**derive_serving.DERIVE, **derive_comm.DERIVE, **derive_training.DERIVE, **derive_fit.DERIVE}
 
 
 def evaluate(setup: Setup, ask: str, adjust: Adjust = NO_ADJUST) -> float:
@@ -239,16 +251,6 @@ def evaluate(setup: Setup, ask: str, adjust: Adjust = NO_ADJUST) -> float:
     if ask == "headroom":
         return float(setup.gpu.capacity - setup.reserve - b.total)  # type: ignore[union-attr]
     return float(b.bytes_of(ask))
-
-
-def embedding_params(model) -> int:
-    """The token (and learned position) embeddings and an untied LM head: what Kaplan's N leaves out."""
-    if not model.has_shape:
-        raise SetupError("embeddings", "a bare parameter count has no embedding matrix to leave out; give a shape or preset")
-    count = model.vocab * model.hidden * (1 if model.tied else 2)
-    if model.positions:
-        count += model.positions * model.hidden
-    return count
 
 
 def solution_setup(setup: Setup, ask: str, value: float) -> Setup:

@@ -22,7 +22,7 @@ from quizapp.words.plural import Plural
 LANGS = ("en", "zh")
 
 # Domain table modules under quizapp.words; each defines TEXT: Mapping[str, tuple[en, zh]].
-DOMAINS = ("app", "calc", "calc_views", "calc_extras", "kernels", "mistakes", "srs", "daily", "cli")
+DOMAINS = ("app", "calc", "calc_views", "calc_extras", "calc_derive", "kernels", "mistakes", "srs", "daily", "cli")
 
 
 Template = str | Plural

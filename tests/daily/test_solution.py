@@ -73,7 +73,11 @@ def test_an_ask_that_is_not_a_memory_term_gets_its_own_marked_row_in_its_unit(qu
     asked = solution.asked_row
     assert asked.name == "step_time" and asked is solution.rows[-1]
     assert asked.shown.endswith(" s") and asked.value == pytest.approx(variant.expected)
-    assert all(r.shown.endswith(" GB") for r in solution.rows[:-1])  # memory rows in a readable byte unit
+    # derived (issue 22): the FLOPs per token and the time formula lead to it, no memory rows
+    assert solution.derived
+    assert [r.name for r in solution.rows] == ["attention_flops", "flops_per_token", "step_time"]
+    assert asked.formula == "F·m·b·s / (t·pp) / (peak·HFU)"
+    assert all("FLOPs" in r.shown for r in solution.rows[:-1])  # the steps in their own readable unit
 
 
 def test_every_bundled_drill_has_a_worked_solution_with_one_asked_row(bundled_bank):
