@@ -30,7 +30,7 @@ OUT = ROOT / "benchmarks" / "mutation"
 _CONTENT_TESTS = ["tests/content/test_drills_grading.py", "tests/content/test_quantities.py",
                   "tests/content/test_flops_answers.py", "tests/content/test_review_regressions.py",
                   "tests/content/test_audit_fixes.py", "tests/bilingual/test_grading_conventions.py",
-                  "tests/bilingual/test_keypoints.py"]
+                  "tests/bilingual/test_keypoints.py", "tests/content/test_grading_mutants.py"]
 # target -> (modules to mutate, tests that are theirs)
 TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "memory": (["quizapp/memory/*"], ["tests/memory"]),

@@ -1,0 +1,86 @@
+"""Grading behaviours that the mutation run (benchmarks/mutation.py grading) found untested; each test
+names the mutant of quizapp/content/grading.py it kills."""
+
+from __future__ import annotations
+
+import pytest
+
+from quizapp.content import draw_variant, grade, load_question_file
+from quizapp.content import grading
+from quizapp.content.schema import ExtraMistake
+from quizapp.memory import SetupError
+
+GB = 1e9
+# 7B, mixed-precision AdamW: 16 bytes a parameter = 112 GB of model states (spec section 1)
+DRILL = """id: states
+title: t
+topic: t
+answer: a
+drills:
+  - id: states
+    prompt: p
+    setup: {{model: 7B, method: full, precision: bf16-mixed, optimizer: adamw}}
+    ask: model_states
+    unit: GB
+    extra_mistakes:
+{extras}
+"""
+
+
+def _drill(tmp_path, extras: str):
+    path = tmp_path / "states.yaml"
+    path.write_text(DRILL.format(extras=extras), encoding="utf-8")
+    question, problems = load_question_file(path)
+    assert question is not None and not [p for p in problems if p.severity == "error"], problems
+    drill = question.drills[0]
+    variant = draw_variant(question, drill, seed=0)
+    assert variant.expected == pytest.approx(112 * GB)
+    return drill, variant
+
+
+def test_a_bare_extra_mistake_value_is_in_the_drills_unit(tmp_path):
+    """kills x_candidate_mistakes__mutmut_5 (the value parsed without the drill's unit: 84 bytes)."""
+    drill, variant = _drill(tmp_path, "      - label: forgot the fp32 master weights\n        value: 84\n")
+    assert dict(grading.candidate_mistakes(variant, drill))["forgot the fp32 master weights"] == pytest.approx(84 * GB)
+    assert grade(variant, drill, "84").mistake_id == "forgot the fp32 master weights"
+
+
+def test_a_refused_extra_mistake_does_not_hide_the_next_one(tmp_path):
+    """kills x_candidate_mistakes__mutmut_16 (`continue` -> `break`): one extra mistake the calculator
+    refuses (30 heads do not divide a 4096 width) leaves the following one named."""
+    drill, variant = _drill(tmp_path, "      - label: counted bf16 Adam states\n        value: 84 GB\n")
+    refused = ExtraMistake(label="a refused setup", setup={"layers": 32, "hidden": 4096, "heads": 30})
+    drill = drill.model_copy(update={"extra_mistakes": [refused, *drill.extra_mistakes]})
+    names = [name for name, _ in grading.candidate_mistakes(variant, drill)]
+    assert "a refused setup" not in names and "counted bf16 Adam states" in names
+    assert grade(variant, drill, "84 GB").mistake_id == "counted bf16 Adam states"
+
+
+def test_a_refused_catalogue_still_names_the_drills_own_mistakes(tmp_path, monkeypatch):
+    """kills x_candidate_mistakes__mutmut_24 (`catalogue = None` when the catalogue refuses the setup)."""
+    drill, variant = _drill(tmp_path, "      - label: counted bf16 Adam states\n        value: 84 GB\n")
+
+    def refuse(setup, ask):
+        raise SetupError("ask", "no catalogue for this ask")
+
+    monkeypatch.setattr(grading, "mistake_candidates", refuse)
+    assert grading.candidate_mistakes(variant, drill) == [("counted bf16 Adam states", pytest.approx(84 * GB))]
+    assert grade(variant, drill, "84 GB").mistake_id == "counted bf16 Adam states"
+
+
+def test_the_mistake_nearest_in_relative_terms_is_named(tmp_path):
+    """kills x__distance__mutmut_4 (`/ abs(target)` -> `* abs(target)`): 50 GB is 8.7 % above 46 GB and
+    7.9 % below 54.3 GB, so the 54.3 GB mistake is nearer; multiplied by the target, 46 GB would win."""
+    drill, variant = _drill(tmp_path, "      - label: low\n        value: 46 GB\n      - label: high\n        value: 54.3 GB\n")
+    result = grade(variant, drill, "50 GB")
+    assert result.verdict == "wrong" and result.mistake_id == "high"
+    assert "low" not in result.also_mistakes  # 46 and 54.3 are 15 % apart: not indistinguishable
+
+
+@pytest.mark.parametrize(("value", "target", "distance"), [
+    (1.5, 1.0, 0.5),    # kills x__distance__mutmut_2 (`target == 1` taken as the zero case: 1.5)
+    (0.2, 0.0, 0.2),    # kills x__distance__mutmut_3 (`abs(None)` for a zero target: TypeError)
+    (110.0, 100.0, 0.1),  # relative: 10 / 100
+])
+def test_distance_is_relative_and_absolute_only_for_a_zero_target(value, target, distance):
+    assert grading._distance(value, target) == pytest.approx(distance)
