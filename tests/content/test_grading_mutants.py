@@ -84,3 +84,12 @@ def test_the_mistake_nearest_in_relative_terms_is_named(tmp_path):
 ])
 def test_distance_is_relative_and_absolute_only_for_a_zero_target(value, target, distance):
     assert grading._distance(value, target) == pytest.approx(distance)
+
+
+def test_an_unparseable_answer_still_carries_the_expected_value(tmp_path):
+    """kills x_grade__mutmut_8 (the expected value dropped from an unparseable grade: the review shows
+    "expected 112.00 GB" beside the parse error)."""
+    drill, variant = _drill(tmp_path, "      - label: counted bf16 Adam states\n        value: 84 GB\n")
+    result = grade(variant, drill, "a lot of memory")
+    assert result.verdict == "unparseable" and result.value is None
+    assert result.expected == pytest.approx(112 * GB) and result.reason
