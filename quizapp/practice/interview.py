@@ -25,10 +25,10 @@ from quizapp.vocab import MAIN_ITEM, CardId, CardKind, Mode, Rating, Verdict
 
 __all__ = [
     "MockError", "MockOptions", "MockRecord", "MockSessionSummary", "PlannedItem", "StoredItem", "StoredSession",
-    "apply_ratings", "card_weakness", "draw_questions", "finish_session", "goes_to_schedule", "is_miss",
-    "latest_incomplete", "list_sessions", "load_session", "misses", "plan_steps", "question_weight",
-    "rate_item", "record_answer", "save_draft", "score", "set_to_schedule", "start_session",
-    "unreadable_reason", "weakest_topics",
+    "answered_count", "apply_ratings", "card_weakness", "draw_questions", "finish_session", "goes_to_schedule",
+    "is_answered", "is_miss", "latest_incomplete", "list_sessions", "load_session", "misses", "plan_steps",
+    "question_weight", "rate_item", "record_answer", "remember_options", "remembered_options", "save_draft",
+    "score", "set_to_schedule", "start_session", "unreadable_reason", "weakest_topics",
 ]
 
 
@@ -61,6 +61,39 @@ class MockOptions:
     @property
     def question_budget(self) -> float:
         return self.minutes * 60.0
+
+
+# --- the setup form's last choices ---------------------------------------------------------------
+
+LAST_OPTIONS = "mock.last_options"
+"""The store setting (`Store.set_setting`) that keeps the setup form's last started choices."""
+
+
+def remember_options(store, options: MockOptions) -> None:
+    """Keep the choices of an interview started from the setup form, for the next time it opens. The seed
+    is not kept: the same seed would draw the same questions again."""
+    store.set_setting(LAST_OPTIONS, {"questions": options.questions, "minutes": options.minutes,
+                                     "followups": options.followups, "calcs": options.calcs,
+                                     "topics": list(options.topics), "strict": options.strict})
+
+
+def remembered_options(store, topics: Iterable[str] | None = None) -> MockOptions:
+    """The setup form's last started choices, else the defaults. Topics no longer in `topics` (the bank's)
+    are dropped; a stored value that is no longer valid falls back to the defaults."""
+    stored = store.get_setting(LAST_OPTIONS)
+    if not isinstance(stored, dict):
+        return MockOptions()
+    known = set(topics) if topics is not None else None
+    defaults = MockOptions()
+    try:
+        chosen = tuple(str(t) for t in stored.get("topics") or () if known is None or str(t) in known)
+        return MockOptions(questions=int(stored.get("questions", defaults.questions)),
+                           minutes=float(stored.get("minutes", defaults.minutes)),
+                           followups=int(stored.get("followups", defaults.followups)),
+                           calcs=int(stored.get("calcs", defaults.calcs)),
+                           topics=chosen, strict=bool(stored.get("strict", defaults.strict)))
+    except (TypeError, ValueError):  # MockError is a ValueError
+        return defaults
 
 
 # --- drawing -------------------------------------------------------------------------------------
@@ -338,6 +371,17 @@ def set_to_schedule(store, item_id: int, chosen: bool) -> None:
 
 
 # --- scoring -------------------------------------------------------------------------------------
+
+
+def is_answered(item: StoredItem) -> bool:
+    """Answered with something in it: moved past, and its draft is not empty or only blanks. A step moved
+    past with nothing typed (an empty Done, a skipped calculation) was reached but not answered."""
+    return item.answered_at is not None and bool(item.draft.strip(records.BLANK))
+
+
+def answered_count(items: Iterable[StoredItem]) -> int:
+    """How many items were answered with something in them (what the debrief and the history show)."""
+    return sum(is_answered(item) for item in items)
 
 
 def is_miss(item: StoredItem) -> bool:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from datetime import datetime
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import and_, case, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -31,6 +31,11 @@ CARD = Card.__table__
 POINTS = {Rating.Again: 0.0, Rating.Hard: 0.5, Rating.Good: 1.0, Rating.Easy: 1.0}
 """A rated item's share of the score (percent of the rated items' points). Declared beside the tables
 because the history's scores are computed in SQL from it."""
+
+BLANK = "".join(chr(c) for c in range(0x3001) if chr(c).isspace())
+"""Every character `str.isspace()` accepts (ASCII, NBSP, the ideographic space U+3000...): a draft made only
+of these is no answer. `draft.strip(BLANK)` is `draft.strip()`, and SQL's `trim(draft, BLANK)` is the same
+test, so the history's "answered" count agrees with `quizapp.practice.interview.is_answered`."""
 
 
 @dataclass(frozen=True)
@@ -131,7 +136,7 @@ class MockSessionSummary:
     questions: int
     score: float | None  # percent of the rated items' POINTS, None if nothing rated
     completed: bool
-    answered: int  # items answered
+    answered: int  # items answered with something in them (a blank draft is no answer)
     items: int
     elapsed_s: float
     minutes: float
@@ -302,11 +307,16 @@ def _score_column():
     return 100.0 * func.avg(points)
 
 
+def _answered_column():
+    """1 for an item answered with something in it (not only blanks), else NULL: count() counts it."""
+    return case((and_(ITEM.c.answered_at.is_not(None), func.trim(ITEM.c.draft, BLANK) != ""), 1), else_=None)
+
+
 def list_sessions(store, limit: int | None = None) -> list[MockSessionSummary]:
-    """Past sessions, newest first, with their score and how much was answered."""
+    """Past sessions, newest first, with their score and how many items were answered (not blank)."""
     per_session = (
         select(ITEM.c.session_id, _score_column().label("score"), func.count().label("items"),
-               func.count(ITEM.c.answered_at).label("answered"))
+               func.count(_answered_column()).label("answered"))
         .group_by(ITEM.c.session_id)
         .subquery()
     )

@@ -320,7 +320,7 @@ def test_mock_sessions_are_listed_newest_first(store):
             conn.execute(insert(MockItem.__table__).values(
                 session_id=sid, position=0, question_index=0, kind="question", card_id="q/question/main",
                 question_id="q", item_id="main", topic="a", prompt="?", budget_s=300.0,
-                answered_at=started, rating=3))
+                answered_at=started, rating=3, draft="an answer"))  # a blank draft would not count as answered
     scores, available = stats.mock_scores(store)
     assert available
     assert [(m.id, m.completed, m.answered, m.items) for m in scores] == [(2, False, 1, 1), (1, True, 1, 1)]

@@ -4,6 +4,9 @@ topics, "retry the misses", and which ratings go into the schedule (mode "mock")
 
 Scoring, misses and the schedule write live in `quizapp.practice.interview`; this screen renders the
 stored record (read before it is shown, written in the background) and forwards the choices.
+
+Every asked step is a `DebriefItem` that takes the focus (up/down or Tab move between them); the keys
+1-4 rate the item that has the focus, or holds it (a rating button, a tick box), as its buttons do.
 """
 
 from __future__ import annotations
@@ -84,6 +87,32 @@ class ItemControls(Vertical):
         self.post_message(self.Changed(self.item.id, to_schedule=event.value))
 
 
+class DebriefItem(Vertical, can_focus=True):
+    """One asked step in the debrief (the question, a follow-up, a quick calculation): focusable, so the
+    keys 1-4 rate the one with the focus; up/down move to the previous / next item."""
+
+    BINDINGS = [
+        Binding("down", "step(1)", "Answers", id="debrief.items", key_display="↑↓"),
+        Binding("up", "step(-1)", "Previous answer", id="debrief.previous_item", show=False),
+    ]
+
+    def __init__(self, item, *, self_graded: bool, classes: str = "") -> None:
+        super().__init__(classes=f"debrief-item {classes}".strip())
+        self.item = item
+        self.self_graded = self_graded
+
+    def action_step(self, step: int) -> None:
+        items = list(self.screen.query(DebriefItem))
+        index = items.index(self) + step
+        if 0 <= index < len(items):
+            items[index].focus_item()
+
+    def focus_item(self) -> None:
+        """Take the focus and show this item from its top."""
+        self.focus(scroll_visible=False)
+        self.call_after_refresh(lambda: self.scroll_visible(top=True, animate=False))
+
+
 class DebriefScreen(QuizScreen[None]):
     """One stored session, question by question, with the whole session's figures on top. The record is
     read (in the background) before the app opens the screen, so the screen is complete when it appears."""
@@ -93,6 +122,10 @@ class DebriefScreen(QuizScreen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
     BINDINGS = [
+        Binding("1", "rate(1)", "Rate", id="debrief.rate", key_display="1-4"),
+        Binding("2", "rate(2)", "Rate", id="debrief.rate2", show=False),
+        Binding("3", "rate(3)", "Rate", id="debrief.rate3", show=False),
+        Binding("4", "rate(4)", "Rate", id="debrief.rate4", show=False),
         Binding("r", "retry", "Retry misses", id="debrief.retry"),
         Binding("a", "apply", "Save ratings", id="debrief.apply"),
         Binding("escape", "home", "Home", id="debrief.home"),
@@ -121,7 +154,12 @@ class DebriefScreen(QuizScreen[None]):
 
     def on_mount(self) -> None:
         self._refresh_summary()
-        self.query_one("#debrief-body").focus()
+        items = list(self.query(DebriefItem))
+        first = next((i for i in items if i.self_graded and self._rateable(i.item)), items[0] if items else None)
+        if first is not None:
+            first.focus(scroll_visible=False)  # the top of the debrief stays in view
+        else:
+            self.query_one("#debrief-body").focus()
 
     # --- sections --------------------------------------------------------------------------------
 
@@ -131,26 +169,29 @@ class DebriefScreen(QuizScreen[None]):
         main = items[0]
         question = self.app.bank.question(main.question_id)
         with Vertical(classes="debrief-question"):
-            yield Static(Text(f"{index + 1}. {main.prompt}"), classes="debrief-heading")
-            yield Static(Text(f"{main.topic} · {self._time_line(main)}"), classes="debrief-meta")
-            yield from self._pair(main, safe_render(question, question.answer) if question else None)
-            if question is not None and question.template:
-                yield Static(Text(t("debrief.template")), classes="debrief-label")
-                yield Prose(safe_render(question, question.template), classes="debrief-template")
-            yield from self._points(main)
-            yield from self._controls(main, self_graded=True)
+            with DebriefItem(main, self_graded=True):
+                yield Static(Text(f"{index + 1}. {main.prompt}"), classes="debrief-heading")
+                yield Static(Text(f"{main.topic} · {self._time_line(main)}"), classes="debrief-meta")
+                yield from self._pair(main, safe_render(question, question.answer) if question else None)
+                if question is not None and question.template:
+                    yield Static(Text(t("debrief.template")), classes="debrief-label")
+                    yield Prose(safe_render(question, question.template), classes="debrief-template")
+                yield from self._points(main)
+                yield from self._controls(main, self_graded=True)
             for item in items[1:]:
                 if item.kind is CardKind.FOLLOWUP:
                     followup = next((f for f in question.followups if f.id == item.item_id), None) if question else None
-                    yield Static(Text(t("debrief.followup", prompt=item.prompt)), classes="debrief-subheading")
-                    yield Static(Text(self._time_line(item)), classes="debrief-meta")
-                    yield from self._pair(item, safe_render(question, followup.a) if followup else None)
-                    yield from self._points(item)
-                    yield from self._controls(item, self_graded=True)
+                    with DebriefItem(item, self_graded=True, classes="debrief-sub"):
+                        yield Static(Text(t("debrief.followup", prompt=item.prompt)), classes="debrief-subheading")
+                        yield Static(Text(self._time_line(item)), classes="debrief-meta")
+                        yield from self._pair(item, safe_render(question, followup.a) if followup else None)
+                        yield from self._points(item)
+                        yield from self._controls(item, self_graded=True)
                 else:
-                    yield Static(Text(t("debrief.calc", prompt=item.prompt)), classes="debrief-subheading")
-                    yield Static(self._drill_line(item), classes="debrief-drill")
-                    yield from self._controls(item, self_graded=False)
+                    with DebriefItem(item, self_graded=False, classes="debrief-sub"):
+                        yield Static(Text(t("debrief.calc", prompt=item.prompt)), classes="debrief-subheading")
+                        yield Static(self._drill_line(item), classes="debrief-drill")
+                        yield from self._controls(item, self_graded=False)
 
     def _pair(self, item, standard: str | None) -> ComposeResult:
         t = self.t
@@ -229,7 +270,7 @@ class DebriefScreen(QuizScreen[None]):
         self.query_one("#debrief-title", Static).update(Text(t("debrief.title", when=when, state=state)))
         score = interview.score(items)
         rated = sum(item.rating is not None for item in items)
-        answered = sum(item.answered_at is not None for item in items)
+        answered = interview.answered_count(items)  # a blank answer is not answered
         shown_score = "–" if score is None else f"{score:.0f}%"
         if self.record.next_index is not None:  # unfinished: the score is over the answered items only
             shown_score = t("mock.score_over_answered", score=shown_score, answered=answered, total=len(items))
@@ -252,13 +293,16 @@ class DebriefScreen(QuizScreen[None]):
 
     @on(ItemControls.Changed)
     def _item_changed(self, event: ItemControls.Changed) -> None:
+        self._save_choice(event.item_id, rating=event.rating, to_schedule=event.to_schedule)
+
+    def _save_choice(self, item_id: int, *, rating: Rating | None = None, to_schedule: bool | None = None) -> None:
         store, session_id = self.app.store, self.session_id
 
         def save() -> MockRecord:
-            if event.rating is not None:
-                interview.rate_item(store, event.item_id, event.rating)
-            if event.to_schedule is not None:
-                interview.set_to_schedule(store, event.item_id, event.to_schedule)
+            if rating is not None:
+                interview.rate_item(store, item_id, rating)
+            if to_schedule is not None:
+                interview.set_to_schedule(store, item_id, to_schedule)
             return interview.load_session(store, session_id)
 
         self.in_background(save, self._show_record)
@@ -268,7 +312,41 @@ class DebriefScreen(QuizScreen[None]):
         by_id = {item.id: item for item in record.items}
         for controls in self.query(ItemControls):
             controls.show(by_id[controls.item.id])
+        for entry in self.query(DebriefItem):
+            entry.item = by_id.get(entry.item.id, entry.item)
         self._refresh_summary()
+
+    # --- rating with the keys --------------------------------------------------------------------
+
+    @staticmethod
+    def _rateable(item) -> bool:
+        """Reached (or already rated) and not yet written to the schedule."""
+        return (item.answered_at is not None or item.rating is not None) and item.applied_rating is None
+
+    def focused_item(self) -> DebriefItem | None:
+        """The debrief item with the focus, or holding the focused widget (a rating button, a tick box)."""
+        node = self.focused
+        while node is not None and node is not self:
+            if isinstance(node, DebriefItem):
+                return node
+            node = node.parent
+        return None
+
+    def action_rate(self, rating: int) -> None:
+        """1-4: rate the focused item, as its Again / Hard / Good / Easy buttons do."""
+        entry = self.focused_item()
+        if entry is None:
+            self.notify(self.t("debrief.rate_nothing"), markup=False, timeout=3)
+            return
+        item = entry.item
+        if not entry.self_graded:
+            self.notify(self.t("debrief.rate_graded"), markup=False, timeout=3)
+        elif item.applied_rating is not None:
+            self.notify(self.t("debrief.rate_locked"), markup=False, timeout=3)
+        elif not self._rateable(item):
+            self.notify(self.t("debrief.rate_not_reached"), markup=False, timeout=3)
+        else:
+            self._save_choice(item.id, rating=Rating(rating))
 
     # --- actions ---------------------------------------------------------------------------------
 

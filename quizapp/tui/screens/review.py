@@ -32,7 +32,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.reactive import reactive
 from textual.widget import AwaitMount, Widget
-from textual.widgets import Input, Static, TabbedContent, TextArea
+from textual.widgets import Input, Static, TextArea
 
 from quizapp.practice.cards import CardContent
 from quizapp.practice.checklist import TOGGLE_KEYS
@@ -271,12 +271,13 @@ class ReviewScreen(QuizScreen[None]):
                 box.focus()
             return
 
-    def action_switch_tab(self, step: int) -> None:
-        """[ and ]: the previous / next tab of the revealed answer."""
-        for tabs in self.query("#answer-tabs").results(TabbedContent):
-            panes = [pane.id for pane in tabs.query("TabPane") if pane.id]
-            if tabs.active in panes:
-                tabs.active = panes[(panes.index(tabs.active) + step) % len(panes)]
+    async def action_switch_tab(self, step: int) -> None:
+        """[ and ]: the previous / next tab of the revealed answer, brought into view with its content
+        (AnswerPanel.switch_tab)."""
+        for panel in self.query("#answer"):
+            switch = getattr(panel, "switch_tab", None)
+            if switch is not None:
+                await switch(step)
             return
 
     def _update_progress(self, shown: CardView) -> None:

@@ -183,10 +183,27 @@ class AnswerPanel(Vertical):
     @on(TabbedContent.TabActivated, "#answer-tabs")
     async def _fill_tab(self, event: TabbedContent.TabActivated) -> None:
         """Compose a tab's content the first time it is shown."""
-        name = (event.pane.id or "").removeprefix("tab-")
+        await self._fill(event.pane)
+
+    async def _fill(self, pane: TabPane) -> None:
+        name = (pane.id or "").removeprefix("tab-")
         if name in TABS and name not in self.filled:
             self.filled.add(name)
-            await event.pane.mount_all(self.tab_content(name))
+            await pane.mount_all(self.tab_content(name))
+
+    async def switch_tab(self, step: int) -> None:
+        """[ and ]: the next (`step` 1) or previous (-1) tab, wrapping around. Its content is filled now and
+        the card scrolls so the tab row sits at the top with the new tab's content under it (on a short
+        window the tabs may have been below the fold); the tab row scrolls to keep the active tab shown."""
+        tabs = self.query_one("#answer-tabs", TabbedContent)
+        panes = [pane for pane in tabs.query(TabPane) if pane.id]
+        ids = [pane.id for pane in panes]
+        if tabs.active not in ids:
+            return
+        pane = panes[(ids.index(tabs.active) + step) % len(panes)]
+        tabs.active = pane.id or ""
+        await self._fill(pane)
+        self.call_after_refresh(lambda: tabs.scroll_visible(top=True, animate=False))
 
     def tab_content(self, name: str) -> list[Widget]:
         """The widgets of one tab (`name` from TABS)."""
