@@ -93,3 +93,53 @@ def test_an_unparseable_answer_still_carries_the_expected_value(tmp_path):
     result = grade(variant, drill, "a lot of memory")
     assert result.verdict == "unparseable" and result.value is None
     assert result.expected == pytest.approx(112 * GB) and result.reason
+
+
+def _with_conventions(tmp_path, monkeypatch, conventions, expected_gb, tolerance="10%"):
+    """The states drill with its accepted conventions replaced by `conventions` ((name, GB) pairs) and
+    its expected value set, so each grading branch can be reached with round numbers."""
+    from dataclasses import replace
+
+    drill, variant = _drill(tmp_path, "      - label: counted bf16 Adam states\n        value: 84 GB\n")
+    drill = drill.model_copy(update={"tolerance": tolerance})
+    variant = replace(variant, expected=expected_gb * GB)
+    monkeypatch.setattr(grading, "accepted_values", lambda v, d: [(n, gb * GB) for n, gb in conventions])
+    return drill, variant
+
+
+def test_the_nearest_accepted_convention_is_named(tmp_path, monkeypatch):
+    """kills x_grade__mutmut_29 and _31 (min over the conventions without the distance key: the name
+    that sorts first, "6n", would be named). 101 GB is 1 % from "fp32 grads" (100) and 9 % from "6n" (111)."""
+    drill, variant = _with_conventions(tmp_path, monkeypatch, [("6n", 111.0), ("fp32 grads", 100.0)], 150.0)
+    result = grade(variant, drill, "101 GB")
+    assert result.verdict == "correct" and result.convention == "fp32 grads"
+    assert result.convention_value == pytest.approx(100 * GB)
+    # kills x_grade__mutmut_54 and _56: the graded value and the suggested rating are kept
+    assert result.value == pytest.approx(101 * GB) and result.suggested_rating == 3
+
+
+def test_an_answer_nearer_the_drills_own_value_names_no_convention(tmp_path, monkeypatch):
+    """kills x_grade__mutmut_39 (`not` dropped): 112 GB is the drill's own value exactly; the "6n"
+    convention (105 GB) is within tolerance but farther, so the answer is plainly correct."""
+    drill, variant = _with_conventions(tmp_path, monkeypatch, [("6n", 105.0)], 112.0)
+    result = grade(variant, drill, "112 GB")
+    assert result.verdict == "correct" and result.convention is None
+    # kills x_grade__mutmut_73: the plain correct grade carries the expected value
+    assert result.expected == pytest.approx(112 * GB)
+
+
+def test_a_tie_goes_to_the_drills_own_convention(tmp_path, monkeypatch):
+    """kills x_grade__mutmut_48 (`<` -> `<=`): 1.5 GB is exactly 50 % from both 1 GB (a convention) and
+    3 GB (the drill's value) at a 60 % tolerance; the convention is named only when strictly nearer."""
+    drill, variant = _with_conventions(tmp_path, monkeypatch, [("6n", 1.0)], 3.0, tolerance="60%")
+    assert grading._distance(1.5 * GB, 1 * GB) == grading._distance(1.5 * GB, 3 * GB) == 0.5
+    result = grade(variant, drill, "1.5 GB")
+    assert result.verdict == "correct" and result.convention is None
+
+
+def test_a_wrong_answer_without_a_named_mistake_carries_the_expected_value(tmp_path):
+    """kills x_grade__mutmut_113 (expected dropped when no mistake matches): 500 GB matches nothing."""
+    drill, variant = _drill(tmp_path, "      - label: counted bf16 Adam states\n        value: 84 GB\n")
+    result = grade(variant, drill, "500 GB")
+    assert result.verdict == "wrong" and result.mistake_id is None
+    assert result.expected == pytest.approx(112 * GB) and result.suggested_rating == 1
