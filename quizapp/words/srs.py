@@ -129,6 +129,8 @@ TEXT = {
     "browse.col.r": ("R", "R"),
     "browse.col.lapses": ("Lapses", "遗忘"),
     "browse.col.flag": ("Flag", "旗标"),
+    "browse.leech_legend": (Plural("{n} leech (lapsed too often)", "{n} leeches (lapsed too often)"),
+                            "{n} 张难点卡（遗忘过多）"),
     "browse.new": ("new", "新"),
     "browse.suspended": ("suspended", "已暂停"),
     "browse.buried": ("buried", "已搁置"),

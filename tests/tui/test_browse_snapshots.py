@@ -45,8 +45,9 @@ async def open_browse(pilot) -> None:
     await settle(pilot)
     pilot.app.open_browse()
     await settle(pilot)
-    # every column has a fixed width (browse.WIDTHS), so the rows are drawn once; a little real time for
-    # the search worker's result to be painted, even on a busy machine
+    # every column has a set width (browse.WIDTHS; the question column's follows the window, set on
+    # mount and on every resize), so the rows are not re-measured; a little real time for the search
+    # worker's result to be painted, even on a busy machine
     for _ in range(3):
         await pilot.pause(0.1)
     for widget in pilot.app.screen.query("Input"):

@@ -5,6 +5,10 @@ bury, reset, set due, flag, open, card info, undo.
 The screen only renders and forwards: searching runs in a thread worker (exclusive, so a newer
 search replaces an older one) and every change goes through quizapp.store.card_ops, one journaled
 transaction that `u` undoes. Card text is shown as plain Text, never as markup.
+
+The question column takes the width the fixed columns leave (BrowseTable, on every resize); a drill row
+shows the first line of its default variant's prompt (row_labels); a leech is marked LEECH and counted in
+the status line (docs/screens.md, "Browse at any width").
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.widgets import DataTable, Header, Input, Static
@@ -27,16 +31,65 @@ from quizapp.tui.widgets.footer import Footer
 
 ROW_LIMIT = 2000  # rows shown; the count line says how many matched
 COLUMNS = ("question", "kind", "topic", "due", "ivl", "s", "d", "r", "lapses", "flag")
-# Every column has a fixed width (at least its header's): the table does not shift as results change,
+# Every column has a set width (at least its header's): the table does not shift as results change,
 # and no column waits for DataTable's idle-time measuring, whose render cache can keep a row drawn at
-# the header's width (S/D/R cut to one character) until something else repaints it.
+# the header's width (S/D/R cut to one character) until something else repaints it. The question
+# column takes what the others leave (BrowseTable.fit_question, on every resize), never less than
+# WIDTHS["question"]: below that the table scrolls sideways.
 WIDTHS = {"question": 28, "kind": 8, "topic": 12, "due": 10, "ivl": 5, "s": 5, "d": 4, "r": 4, "lapses": 3,
           "flag": 1}
 SELECTED = "● "  # marks a selected row, before its question
+LEECH = "◆ "  # marks a leech (lapsed too often, tagged and suspended), before its question
+LEECH_STYLE = "bold yellow"
 SORT_OF_COLUMN = {"question": "bank", "kind": "kind", "topic": "topic", "due": "due", "ivl": "ivl", "s": "s",
                   "d": "d", "r": "r", "lapses": "lapses", "flag": "flag"}
 SORT_CYCLE = ("bank", "due", "ivl", "s", "d", "r", "lapses", "topic", "flag")
 FLAG_STYLES = {1: "red", 2: "dark_orange", 3: "green", 4: "blue"}
+LABEL_LIMIT = 300  # characters of a label kept (the cell cuts it to the column with an ellipsis)
+
+
+def row_labels(bank) -> dict[str, str]:
+    """card_id -> its one line in the table (practice.cards.card_labels), except that a drill shows the
+    first line of its prompt as its default variant reads (the setup as written, each `vary` field at its
+    first choice), rendered like review renders it."""
+    from quizapp.content.drills import base_options, fill_prompt
+    from quizapp.content.localize import shown
+    from quizapp.practice.cards import safe_render
+    from quizapp.vocab import CardId, CardKind
+
+    labels = card_labels(bank)
+    for q in map(shown, bank.questions):
+        for d in q.drills:
+            prompt = safe_render(q, fill_prompt(d.prompt, base_options(d)))
+            first = next((line.strip() for line in prompt.splitlines() if line.strip()), "")
+            if first:
+                labels[CardId(q.id, CardKind.DRILL, d.id).format()] = " ".join(first.split())
+    return labels
+
+
+class BrowseTable(DataTable):
+    """The card table: its question column widens and narrows with the table (the others are fixed)."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit_question()
+
+    def fit_question(self) -> None:
+        """Give the question column the width the fixed columns leave (at least WIDTHS["question"])."""
+        if "question" not in self.columns:
+            return
+        question = self.columns["question"]  # type: ignore[index]
+        others = sum(c.get_render_width(self) for k, c in self.columns.items() if k != "question")
+        # the gutter of a vertical scrollbar is always kept (browse.tcss), so the width does not change
+        # when the rows start to overflow
+        room = self.scrollable_content_region.width - others - 2 * self.cell_padding
+        width = max(WIDTHS["question"], question.label.cell_len, room)
+        if width == question.width:
+            return
+        question.width = width
+        # DataTable has no public "set a column's width": measure the table again and redraw every row
+        self._require_update_dimensions = True
+        self._clear_caches()
+        self.refresh()
 
 
 class BrowseScreen(QuizScreen[None]):
@@ -80,7 +133,7 @@ class BrowseScreen(QuizScreen[None]):
         yield Input(self.initial_query, id="browse-search-box", placeholder=self.t("browse.search_placeholder"))
         yield Static(Text(""), id="browse-error", classes="-hidden")
         yield Static(Text(""), id="browse-status", classes="muted")
-        yield DataTable(id="browse-table", cursor_type="row", zebra_stripes=True)
+        yield BrowseTable(id="browse-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -88,6 +141,7 @@ class BrowseScreen(QuizScreen[None]):
         for key in COLUMNS:
             header = Text(self.t(f"browse.col.{key}"))
             table.add_column(header, key=key, width=max(WIDTHS[key], header.cell_len))
+        table.fit_question()  # type: ignore[attr-defined]
         table.focus()
         self.run_search()
 
@@ -99,7 +153,7 @@ class BrowseScreen(QuizScreen[None]):
         app: Any = self.app
         if self._index is None:
             self._index = index_from_bank(app.bank)
-            self._labels = card_labels(app.bank)
+            self._labels = row_labels(app.bank)
         found, total = find(app.store, self.query_text, self._index, sort=self.sort, descending=self.descending,
                             limit=ROW_LIMIT)
         return found, total, self.query_text
@@ -170,15 +224,23 @@ class BrowseScreen(QuizScreen[None]):
         mark = SELECTED if f.card_id in self.selected else ""
         style = "dim" if f.suspended else ("italic" if f.buried else "")
         text = Text(mark, style="bold")
-        text.append(labels.get(f.card_id, f.card_id)[:80], style=style)
+        if f.leech:
+            text.append(LEECH, style=LEECH_STYLE)
+        text.append(labels.get(f.card_id, f.card_id)[:LABEL_LIMIT], style=style)
         text.no_wrap, text.overflow = True, "ellipsis"
         return text
 
     def _status(self) -> None:
         direction = " ↓" if self.descending else ""
-        self.query_one("#browse-status", Static).update(Text(self.t(
+        status = Text(self.t(
             "browse.count", shown=len(self.rows), total=self.total, sort=self.sort, direction=direction,
-            selected=len(self.selected))))
+            selected=len(self.selected)))
+        leeches = sum(1 for f in self.rows if f.leech)
+        if leeches:  # the legend of the mark, while a leech is listed
+            status.append(" · ")
+            status.append(LEECH.strip(), style=LEECH_STYLE)
+            status.append(" " + self.t("browse.leech_legend", n=leeches))
+        self.query_one("#browse-status", Static).update(status)
 
     @on(Input.Submitted, "#browse-search-box")
     def _search_submitted(self, event: Input.Submitted) -> None:
