@@ -143,3 +143,22 @@ def test_a_wrong_answer_without_a_named_mistake_carries_the_expected_value(tmp_p
     result = grade(variant, drill, "500 GB")
     assert result.verdict == "wrong" and result.mistake_id is None
     assert result.expected == pytest.approx(112 * GB) and result.suggested_rating == 1
+
+
+def test_a_named_mistake_keeps_the_expected_value(tmp_path):
+    """kills x_grade__mutmut_144 (expected dropped from a grade that names a mistake)."""
+    drill, variant = _drill(tmp_path, "      - label: counted bf16 Adam states\n        value: 84 GB\n")
+    result = grade(variant, drill, "84 GB")
+    assert result.mistake_id == "counted bf16 Adam states" and result.expected == pytest.approx(112 * GB)
+
+
+@pytest.mark.parametrize(("answer", "fraction"), [
+    ("1", 1.0),      # kills x_read_answer__mutmut_23 (`<= 1` -> `< 1`): a bare 1 is the whole, 100 %
+    ("0.375", 0.375),
+    ("1.5", 0.015),  # kills x_read_answer__mutmut_24 (`<= 1` -> `<= 2`): above 1 a bare number is percent
+    ("37.5", 0.375),
+    ("37.5%", 0.375),
+])
+def test_a_bare_number_in_a_percentage_drill_is_a_fraction_up_to_one(answer, fraction):
+    """Section 19: at most 1 is a fraction (0.375 = 37.5 %), above 1 a percent."""
+    assert grading.read_answer(answer, "%") == pytest.approx(fraction)
