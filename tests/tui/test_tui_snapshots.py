@@ -20,6 +20,11 @@ async def settle(pilot) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+    # the tab row's underline is placed after the tabs' first layout (call_after_refresh): on a loaded
+    # machine one more refresh may be needed before the snapshot shows it under the active tab
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+    await pilot.pause()
 
 
 def still(pilot) -> None:
