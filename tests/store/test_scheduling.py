@@ -178,3 +178,15 @@ def test_duration_is_capped_at_sixty_seconds(open_store):
         durations = [log.duration_ms for log in session.exec(select(ReviewLog).order_by(ReviewLog.id))]
         assert all(log.reviewed_at.tzinfo == timezone.utc for log in session.exec(select(ReviewLog)))
     assert durations == [60_000, 0, 12_345]
+
+
+def test_a_scheduler_without_its_own_rng_still_fuzzes():
+    """kills xǁSeededSchedulerǁ_get_fuzzed_interval__mutmut_52 (getattr without its default raises on a
+    scheduler that was never given an rng). 30 days: delta = 1 + 0.15·4.5 + 0.1·13 + 0.05·10 = 3.475,
+    so the fuzzed interval lies in [27, 33] days (py-fsrs FUZZ_RANGES)."""
+    from datetime import timedelta
+
+    from quizapp.store.scheduling import SeededScheduler
+
+    fuzzed = SeededScheduler()._get_fuzzed_interval(interval=timedelta(days=30))
+    assert timedelta(days=27) <= fuzzed <= timedelta(days=33)
