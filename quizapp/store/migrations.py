@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from sqlalchemy.engine import Connection
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 Migration = Callable[[Connection], None]
 
@@ -63,4 +63,11 @@ def to_version_3(conn: Connection) -> None:
         conn.exec_driver_sql("ALTER TABLE mock_item ADD COLUMN points VARCHAR")
 
 
-MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: to_version_2, 2: to_version_3})
+def to_version_4(conn: Connection) -> None:
+    """3 -> 4: the partial, covering index of graded drill answers that the statistics' drill accuracy
+    and top mistakes walk (srs_tables.py), with the definition a new file gets from create_all."""
+    conn.exec_driver_sql("CREATE INDEX IF NOT EXISTS ix_review_log_graded ON review_log (card_id, verdict, mistake)"
+                         " WHERE verdict IS NOT NULL")
+
+
+MIGRATIONS: Mapping[int, Migration] = MappingProxyType({1: to_version_2, 2: to_version_3, 3: to_version_4})

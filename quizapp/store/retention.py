@@ -14,8 +14,11 @@ from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from sqlalchemy import Float, Integer, and_, case, cast, false, func, literal, select, type_coerce
+from sqlalchemy.exc import SQLAlchemyError
 
+from quizapp.store.errors import StoreError, database_error
 from quizapp.store.search import retrievability
+from quizapp.store.srs_tables import RetentionCut, RetentionDay
 from quizapp.store.tables import Card, ReviewLog
 
 if TYPE_CHECKING:
@@ -27,6 +30,7 @@ RETENTIONS = (0.75, 0.80, 0.85, 0.90, 0.95)  # compared by `quizapp simulate`
 STABILITY_BINS = (0, 1, 3, 7, 14, 30, 90, 180, 365)  # days; the last bin is open-ended
 SCHEDULED = ("review", "mock")
 CARD, LOG = Card.__table__, ReviewLog.__table__
+DAYS, CUT = RetentionDay.__table__, RetentionCut.__table__
 
 
 @dataclass(frozen=True)
@@ -63,16 +67,19 @@ def _days(expr):
     return func.julianday(expr, type_=Float)
 
 
-def true_retention(store: Store) -> list[RetentionRow]:
-    """One row per PERIODS entry (today, yesterday, last 7 days, 30, 365, all time)."""
-    now = store.clock.now().astimezone(timezone.utc)
-    modifier = _day_modifier(store, now)
+def _day_counts(conn, modifier: str, lo: datetime | None = None, hi: datetime | None = None) -> list[tuple]:
+    """(study day, mature, passed, answers) for the answers reviewed in [lo, hi) (None: unbounded)."""
     # Anki counts a card's first review-state answer of each study day: picked by a GROUP BY (one scan,
     # no window function over the whole history: a year is 200,000 rows), then joined back to its row.
     day_of = func.date(LOG.c.reviewed_at, modifier)
+    window = [LOG.c.reviewed_at >= lo] if lo is not None else []
+    window += [LOG.c.reviewed_at < hi] if hi is not None else []
+    # a few days (lo given): grouping by `card_id || ''` keeps SQLite from walking the whole card
+    # index for the GROUP BY, so it takes the reviewed_at index to the days asked for
+    card = LOG.c.card_id.op("||")(literal("")) if lo is not None else LOG.c.card_id
     firsts = (select(func.min(LOG.c.id).label("id"))
-              .where(LOG.c.mode.in_(SCHEDULED), LOG.c.prev_state == 2, LOG.c.prev_reps > 0)
-              .group_by(LOG.c.card_id, day_of).subquery("firsts"))
+              .where(LOG.c.mode.in_(SCHEDULED), LOG.c.prev_state == 2, LOG.c.prev_reps > 0, *window)
+              .group_by(card, day_of).subquery("firsts"))
     answer = LOG.alias("answer")
     earlier = LOG.alias("earlier")
     # the interval the card was last given: from the stored card_before; only where that lacks it (an
@@ -86,17 +93,57 @@ def true_retention(store: Store) -> list[RetentionRow]:
     ranked = (select(func.date(answer.c.reviewed_at, modifier).label("day"), answer.c.rating,
                      func.coalesce(_days(func.json_extract(before, "$.due"))
                                    - _days(func.json_extract(before, "$.last_review")),
-                                   _days(answer.c.reviewed_at) - _days(previous), 0, type_=Float).label("ivl"),
-                     literal(1).label("nth"))
+                                   _days(answer.c.reviewed_at) - _days(previous), 0, type_=Float).label("ivl"))
               .join_from(firsts, answer, answer.c.id == firsts.c.id).subquery("ranked"))
     mature = type_coerce(ranked.c.ivl >= MATURE_DAYS, Integer).label("mature")
     passed = type_coerce(ranked.c.rating > 1, Integer).label("passed")
-    # counted per study day in SQL (a few hundred rows), summed into the periods here
-    per_day = (select(ranked.c.day, mature, passed, func.count().label("n")).where(ranked.c.nth == 1)
-               .group_by(ranked.c.day, mature, passed))
+    # counted per study day in SQL (a few hundred rows), summed into the periods by the caller
+    per_day = select(ranked.c.day, mature, passed, func.count().label("n")).group_by(ranked.c.day, mature, passed)
+    return [(day, bool(m), bool(p), int(n)) for day, m, p, n in conn.execute(per_day)]
+
+
+def _day_start(day: str, modifier: str) -> datetime:
+    """The UTC moment study day `day` begins, under `modifier` (day = date(time + offset))."""
+    offset = int(modifier.split()[0])
+    return datetime.fromisoformat(day).replace(tzinfo=timezone.utc) - timedelta(seconds=offset)
+
+
+def _fingerprint(conn, before: datetime) -> tuple[int, int]:
+    """(rows, sum of ids) of the review log before `before`: one pass over the reviewed_at index."""
+    rows, ids = conn.execute(select(func.count(), func.coalesce(func.sum(LOG.c.id), 0))
+                             .where(LOG.c.reviewed_at < before)).one()
+    return int(rows), int(ids)
+
+
+def _counted_days(conn, modifier: str) -> tuple[str, list[tuple]] | None:
+    """(cut, the counted days before it) when RetentionDay still matches the log, else None."""
+    found = conn.execute(select(CUT.c.cut, CUT.c.answers, CUT.c.id_sum).where(CUT.c.modifier == modifier)).first()
+    if found is None or _fingerprint(conn, _day_start(found.cut, modifier)) != (found.answers, found.id_sum):
+        return None
+    rows = conn.execute(select(DAYS.c.day, DAYS.c.mature, DAYS.c.passed, DAYS.c.answers)
+                        .where(DAYS.c.modifier == modifier, DAYS.c.day < found.cut)).all()
+    return found.cut, [(day, bool(m), bool(p), int(n)) for day, m, p, n in rows]
+
+
+def _today(conn, now: datetime, modifier: str) -> str:
+    return conn.execute(select(func.date(now.isoformat(sep=" "), modifier))).scalar_one()
+
+
+def true_retention(store: Store) -> list[RetentionRow]:
+    """One row per PERIODS entry (today, yesterday, last 7 days, 30, 365, all time).
+
+    The days the app has counted (refresh_counted_days) are read from retention_day while the log
+    before them is unchanged; the rest, at least today, is counted from the log."""
+    now = store.clock.now().astimezone(timezone.utc)
+    modifier = _day_modifier(store, now)
     with store.reading() as conn:
-        today = conn.execute(select(func.date(now.isoformat(sep=" "), modifier))).scalar_one()
-        rows = conn.execute(per_day).all()
+        today = _today(conn, now, modifier)
+        counted = _counted_days(conn, modifier)
+        if counted is None:
+            rows = _day_counts(conn, modifier)
+        else:
+            cut, rows = counted
+            rows = rows + _day_counts(conn, modifier, lo=_day_start(cut, modifier))
     from datetime import date
 
     today_day = date.fromisoformat(today)
@@ -110,6 +157,44 @@ def true_retention(store: Store) -> list[RetentionRow]:
                 cell[2 * bool(is_mature)] += count * bool(is_passed)
                 cell[2 * bool(is_mature) + 1] += count
     return [RetentionRow(period, Cell(yp, yt), Cell(mp, mt)) for period, (yp, yt, mp, mt) in cells.items()]
+
+
+def refresh_counted_days(store: Store) -> int:
+    """Count the study days that are over into retention_day (the app runs it in the background), so
+    the statistics do not re-count a year of answers: only the days since the last count, or every
+    day when the log before the last count changed or the study-day offset moved. Returns the number
+    of days written. Other offsets' counts are dropped."""
+    if store.read_only:
+        raise StoreError(f"{store.path}: opened read-only (by a command that only reads); nothing was changed")
+    now = store.clock.now().astimezone(timezone.utc)
+    modifier = _day_modifier(store, now)
+    try:
+        return _refresh(store.engine, now, modifier)
+    except SQLAlchemyError as exc:
+        raise database_error(store.path, exc) from None
+
+
+def _refresh(engine, now: datetime, modifier: str) -> int:
+    with engine.execution_options(immediate=True).begin() as conn:
+        today = _today(conn, now, modifier)
+        counted = _counted_days(conn, modifier)
+        if counted is not None and counted[0] >= today:
+            return 0
+        conn.execute(DAYS.delete().where(DAYS.c.modifier != modifier))
+        conn.execute(CUT.delete())
+        if counted is None:
+            conn.execute(DAYS.delete())
+            lo = None
+        else:
+            lo = _day_start(counted[0], modifier)
+        hi = _day_start(today, modifier)
+        rows = _day_counts(conn, modifier, lo=lo, hi=hi)
+        if rows:
+            conn.execute(DAYS.insert(), [dict(modifier=modifier, day=day, mature=m, passed=p, answers=n)
+                                         for day, m, p, n in rows])
+        answers, id_sum = _fingerprint(conn, hi)
+        conn.execute(CUT.insert().values(modifier=modifier, cut=today, answers=answers, id_sum=id_sum))
+    return len({row[0] for row in rows})
 
 
 @dataclass(frozen=True)

@@ -295,16 +295,25 @@ def state_counts(store) -> list[StateCounts]:
 
 
 def _graded_answers():
-    """Every graded drill answer as (topic, verdict, mistake): the review log's (every mode), plus the
-    mock interviews' quick calculations whose rating was not written to the schedule. A calculation
-    whose rating was applied is already in the review log (mode mock), so it is not counted twice."""
+    """Every graded drill answer counted as (topic, verdict, mistake, n): the review log's (every mode),
+    plus the mock interviews' quick calculations whose rating was not written to the schedule. A
+    calculation whose rating was applied is already in the review log (mode mock), so it is not
+    counted twice. The log is counted per card first, along the graded-answers index
+    (srs_tables.GRADED_ANSWERS_INDEX), and only those groups are joined to their card."""
+    per_card = (
+        select(LOG.c.card_id, LOG.c.verdict, LOG.c.mistake, func.count().label("n"))
+        .where(LOG.c.verdict.in_(VERDICTS))
+        .group_by(LOG.c.card_id, LOG.c.verdict, LOG.c.mistake)
+        .subquery("per_card")
+    )
     logged = (
-        select(CARD.c.topic.label("topic"), LOG.c.verdict.label("verdict"), LOG.c.mistake.label("mistake"))
-        .select_from(LOG.join(CARD, CARD.c.card_id == LOG.c.card_id))
-        .where(CARD.c.kind == CardKind.DRILL, LOG.c.verdict.in_(VERDICTS))
+        select(CARD.c.topic.label("topic"), per_card.c.verdict.label("verdict"), per_card.c.mistake.label("mistake"),
+               per_card.c.n.label("n"))
+        .select_from(per_card.join(CARD, CARD.c.card_id == per_card.c.card_id))
+        .where(CARD.c.kind == CardKind.DRILL)
     )
     mocked = (
-        select(MOCK_ITEM.c.topic, MOCK_ITEM.c.verdict, MOCK_ITEM.c.mistake_id)
+        select(MOCK_ITEM.c.topic, MOCK_ITEM.c.verdict, MOCK_ITEM.c.mistake_id, literal(1))
         .where(MOCK_ITEM.c.kind == CardKind.DRILL, MOCK_ITEM.c.verdict.in_(VERDICTS),
                MOCK_ITEM.c.answered_at.is_not(None), MOCK_ITEM.c.applied_rating.is_(None))
     )
@@ -317,7 +326,7 @@ def drill_accuracy(store) -> list[DrillAccuracy]:
     graded = _graded_answers()
 
     def count(verdict: str):
-        return func.coalesce(func.sum(case((graded.c.verdict == verdict, 1), else_=literal(0))), 0)
+        return func.coalesce(func.sum(case((graded.c.verdict == verdict, graded.c.n), else_=literal(0))), 0)
 
     query = (
         select(graded.c.topic, *(count(v) for v in VERDICTS))
@@ -333,7 +342,7 @@ def drill_accuracy(store) -> list[DrillAccuracy]:
 def top_mistakes(store, limit: int = 10) -> list[MistakeCount]:
     """The named misconceptions found most often in drill answers, mock calculations included (ties by id)."""
     graded = _graded_answers()
-    n = func.count().label("n")
+    n = func.sum(graded.c.n).label("n")
     query = (
         select(graded.c.mistake, n)
         .where(graded.c.mistake.is_not(None), graded.c.mistake != "")

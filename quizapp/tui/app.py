@@ -108,6 +108,15 @@ class QuizApp(App[None]):
             import quizapp.content.render  # noqa: F401
             import quizapp.tui.screens.review  # noqa: F401
             import quizapp.tui.widgets.answer_panel  # noqa: F401
+            # a drill's worked solution (content.solution and the derive modules under it) and the
+            # store's card operations: loaded by the first card otherwise
+            import quizapp.content.solution  # noqa: F401
+            import quizapp.memory.derive_comm  # noqa: F401
+            import quizapp.memory.derive_fit  # noqa: F401
+            import quizapp.memory.derive_serving  # noqa: F401
+            import quizapp.memory.derive_training  # noqa: F401
+            import quizapp.store.card_ops  # noqa: F401
+            import quizapp.tui.screens.summary  # noqa: F401
             from quizapp.tui.text_wrap import break_units
 
             break_units("预热 warm-up 1 个")  # loads the line-break tables and the phrase model
@@ -115,6 +124,17 @@ class QuizApp(App[None]):
             self.call_from_thread(self._load_review_css)
 
         self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
+        self.run_worker(self._count_retention_days, thread=True, group="retention-days", exit_on_error=False)
+
+    def _count_retention_days(self) -> None:
+        """Count the study days that are over for true retention (a year of answers is a second of
+        SQLite; afterwards only the days since), so the statistics screen and `quizapp stats` read
+        them instead. SQLite runs without the GIL, so Home stays responsive."""
+        if self.store.read_only:
+            return
+        from quizapp.store.retention import refresh_counted_days
+
+        refresh_counted_days(self.store)
 
     def _load_review_css(self) -> None:
         """Read the review screen's stylesheet while Home is idle. Textual reads a screen's CSS_PATH when

@@ -106,3 +106,24 @@ def test_today_always_has_a_date_label():
     assert tick_positions(30, 7) == [2, 9, 16, 23, 30]  # a history: today is the last bar
     assert tick_positions(30, 7, anchor="first") == [1, 8, 15, 22, 29]  # a forecast: today is the first
     assert tick_positions(1, 7, anchor="first") == [1] and tick_positions(0, 7) == []
+
+
+async def test_the_app_counts_finished_days_for_true_retention(app_factory, store, clock, query_db):
+    """Home counts the study days that are over into retention_day in the background, and the
+    statistics' true-retention table then reads them: the same figures as a count from the log."""
+    from quizapp.store.retention import DAYS, true_retention
+
+    seed_history(store, clock)
+    assert query_db("SELECT count(*) FROM retention_cut") == [(0,)]
+    from_the_log = true_retention(store)
+    app = app_factory()
+    async with app.run_test() as pilot:
+        await settle(pilot)
+    today = store.day_bounds()[0].date().isoformat()  # the study day (UTC, from 04:00)
+    assert query_db("SELECT cut FROM retention_cut") == [(today,)]
+    days = query_db("SELECT count(DISTINCT day) FROM retention_day")[0][0]
+    assert 8 <= days <= 11  # the seeded days with review answers, today excluded
+    assert true_retention(store) == from_the_log
+    with store.engine.begin() as conn:  # the counts, not the log, are what is read now
+        conn.execute(DAYS.update().values(answers=DAYS.c.answers + 100))
+    assert true_retention(store)[-1].total.total >= from_the_log[-1].total.total + 100
