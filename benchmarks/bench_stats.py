@@ -93,13 +93,17 @@ def main() -> int:
         env = {**os.environ, "QUIZAPP_DB": str(path), "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
         command = [sys.executable, "-m", "quizapp", "stats", "--json"]
         # a returning user: the app has written the bank cache (a read-only command like stats never
-        # writes it) and counted the study days that are over for true retention (Home does it in the
-        # background: retention.refresh_counted_days), and the bytecode is compiled
+        # writes it), synced the bank's cards into the database (the built cards are not the bank's:
+        # most become orphaned, as a removed question's do), counted the study days that are over for
+        # true retention (Home does it in the background: retention.refresh_counted_days), and the
+        # bytecode is compiled
         warm = ("from quizapp import locations; from quizapp.content.cache import load_bank_cached; "
                 "load_bank_cached(locations.content_dirs(()), locations.cache_dir()); "
                 "from pathlib import Path; from quizapp.clock import SystemClock; from quizapp.store import Store; "
                 "from quizapp.store.retention import refresh_counted_days; "
-                f"s = Store.open(Path({str(path)!r}), SystemClock()); refresh_counted_days(s); s.close()")
+                "from quizapp.content.bank import load_content; "
+                f"s = Store.open(Path({str(path)!r}), SystemClock()); s.sync(load_content((), 'en').cards()); "
+                "refresh_counted_days(s); s.close()")
         subprocess.run([sys.executable, "-c", warm], env=env, capture_output=True, check=True)
         subprocess.run(command, env=env, capture_output=True, check=True)
         cli = []

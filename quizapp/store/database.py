@@ -104,7 +104,7 @@ def connect_read_only(path: Path) -> sqlite3.Connection:
             copy = bytearray(data)
             copy[18] = copy[19] = 1  # an in-memory database cannot be in WAL mode; the file is not touched
             conn = sqlite3.connect(":memory:", check_same_thread=False)
-            conn.deserialize(bytes(copy))
+            conn.deserialize(copy)  # SQLite copies the buffer: no second copy of the file's bytes here
         else:
             conn = sqlite3.connect(f"file:{quote(str(path))}?mode=ro", uri=True, check_same_thread=False,
                                    timeout=BUSY_TIMEOUT_MS / 1000)
