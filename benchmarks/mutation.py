@@ -41,7 +41,7 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
     "search": (["quizapp/store/search.py"], ["tests/srs", "tests/store"]),
     "days": (["quizapp/store/days.py"], ["tests/srs", "tests/store"]),
     "scheduling": (["quizapp/store/scheduling.py"], ["tests/srs", "tests/store"]),
-    "new-order": (["quizapp/store/new_order.py"], ["tests/srs", "tests/store"]),
+    "new-order": (["quizapp/store/new_order.py"], ["tests/srs", "tests/store", "tests/daily/test_new_order.py"]),
     "practice": (["quizapp/practice/*"], ["tests/practice"]),
 }
 # tests that cannot pass under mutmut whatever the mutant: its trampoline imports mutmut into every
