@@ -90,7 +90,11 @@ def main() -> int:
         build(path, now)
         print(f"built {CARDS:,} cards and {REVIEWS:,} reviews in {time.perf_counter() - t:.1f} s "
               f"({path.stat().st_size / 2**20:.0f} MiB)")
-        env = {**os.environ, "QUIZAPP_DB": str(path), "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
+        # bytecode is cached as a pip install caches it, even where the environment sets
+        # PYTHONDONTWRITEBYTECODE (otherwise every run would recompile quizapp from source)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env.update({"QUIZAPP_DB": str(path), "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
+                    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "quizapp-bench-pycache-stats")})
         command = [sys.executable, "-m", "quizapp", "stats", "--json"]
         # a returning user: the app has written the bank cache (a read-only command like stats never
         # writes it), synced the bank's cards into the database (the built cards are not the bank's:

@@ -21,6 +21,9 @@ from quizapp.cli.args import printable
 SUBCOMMANDS = ("calc", "validate", "new", "schema", "drill", "mock", "stats", "preview", "settings", "show", "queue",
                "optimize", "evaluate", "simulate", "cards", "export", "import", "serve", "points")
 MODULES = {"import": "import_"}  # a subcommand whose module name differs (`import` is a keyword)
+# commands that read, print and exit, with garbage bounded by the bank and the database: no cyclic
+# collection at all (quizapp.heap); the app holds it only until Home is up
+SHORT_COMMANDS = frozenset({"calc", "validate", "schema", "stats", "show", "queue", "cards", "export", "points"})
 
 
 @dataclass(frozen=True)
@@ -129,9 +132,15 @@ def resolve_options(args: argparse.Namespace, environ: os._Environ | dict) -> Gl
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line (`argv` None: this process's own, as the `quizapp` script and `python -m` run it)."""
+    own_process = argv is None
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if own_process and (args.command is None or args.command in SHORT_COMMANDS):
+        from quizapp import heap
+
+        heap.hold()  # the app settles it once Home is up; a short command exits with it held
     try:
         options = resolve_options(args, os.environ)
         if args.command is None:

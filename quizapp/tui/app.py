@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
+from quizapp import heap
 from quizapp.vocab import Mode
 from quizapp.words import say
 
@@ -104,24 +105,27 @@ class QuizApp(App[None]):
         bank = self.bank
 
         def warm_up() -> None:
-            bank.questions  # noqa: B018 - a cached bank builds its models on first use
-            import quizapp.content.render  # noqa: F401
-            import quizapp.tui.screens.review  # noqa: F401
-            import quizapp.tui.widgets.answer_panel  # noqa: F401
-            # a drill's worked solution (content.solution and the derive modules under it) and the
-            # store's card operations: loaded by the first card otherwise
-            import quizapp.content.solution  # noqa: F401
-            import quizapp.memory.derive_comm  # noqa: F401
-            import quizapp.memory.derive_fit  # noqa: F401
-            import quizapp.memory.derive_serving  # noqa: F401
-            import quizapp.memory.derive_training  # noqa: F401
-            import quizapp.store.card_ops  # noqa: F401
-            import quizapp.tui.screens.summary  # noqa: F401
-            from quizapp.tui.text_wrap import break_units
+            try:
+                bank.questions  # noqa: B018 - a cached bank builds its models on first use
+                import quizapp.content.render  # noqa: F401
+                import quizapp.tui.screens.review  # noqa: F401
+                import quizapp.tui.widgets.answer_panel  # noqa: F401
+                # a drill's worked solution (content.solution and the derive modules under it) and the
+                # store's card operations: loaded by the first card otherwise
+                import quizapp.content.solution  # noqa: F401
+                import quizapp.memory.derive_comm  # noqa: F401
+                import quizapp.memory.derive_fit  # noqa: F401
+                import quizapp.memory.derive_serving  # noqa: F401
+                import quizapp.memory.derive_training  # noqa: F401
+                import quizapp.store.card_ops  # noqa: F401
+                import quizapp.tui.screens.summary  # noqa: F401
+                from quizapp.tui.text_wrap import break_units
 
-            break_units("预热 warm-up 1 个")  # loads the line-break tables and the phrase model
+                break_units("预热 warm-up 1 个")  # loads the line-break tables and the phrase model
 
-            self.call_from_thread(self._load_review_css)
+                self.call_from_thread(self._load_review_css)
+            finally:  # start-up is over, even if a warm-up step failed: collect from here on
+                self.call_from_thread(heap.settle)
 
         self.run_worker(warm_up, thread=True, group="warm-up", exit_on_error=False)
         self.run_worker(self._count_retention_days, thread=True, group="retention-days", exit_on_error=False)
