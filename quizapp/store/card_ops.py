@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from sqlalchemy import bindparam, delete, false, insert, inspect, select, update
@@ -128,7 +128,7 @@ def _stored_flags(conn, ids: Sequence[str]) -> dict[str, int]:
 
 
 def _new_values(action: str, card: dict, now: datetime, now_stored: str, argument, day_end: datetime,
-                day_start: datetime) -> dict | str:
+                day_start: datetime, day_start_at: Callable[[int], datetime]) -> dict | str:
     """The card columns `action` writes (values of the columns' types), or a skip reason code."""
     if action == "suspend":
         return "already" if card["suspended"] else {"suspended": True}
@@ -148,8 +148,9 @@ def _new_values(action: str, card: dict, now: datetime, now_stored: str, argumen
             return "new"  # a new card has no memory state to schedule from: answer it first
         spec: DueSpec = argument
         days = random.Random(f"{card['card_id']}/{now_stored}").randint(spec.low, spec.high)
-        # due at the start of that study day, so it is due the whole day (and `0` means now)
-        due = max(day_start + timedelta(days=days), now if days == 0 else day_start)
+        # due at the start of that study day (a calendar day: DST-safe), so it is due the whole day
+        # (and `0` means now)
+        due = max(day_start_at(days), now if days == 0 else day_start)
         return {"due": due, "buried_until": None}
     raise ValueError(action)
 
@@ -189,7 +190,8 @@ def apply(store: Store, action: str, card_ids: Sequence[str], argument: object =
                     continue
                 changes[card_id] = {"before": {}, "after": {}, "flag": [before, argument]}
                 continue
-            values = _new_values(action, card, now, now_stored, argument, day_end, day_start)
+            values = _new_values(action, card, now, now_stored, argument, day_end, day_start,
+                                 lambda days: store.study_day_start(days, now))
             if isinstance(values, str):
                 skipped[card_id] = values
                 continue

@@ -17,9 +17,9 @@ from __future__ import annotations
 import json
 import operator
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from sqlalchemy import (Boolean, Float, Integer, String, and_, case, cast, false, func, inspect, literal, not_,
@@ -357,6 +357,7 @@ class _Context:
     now: datetime
     day_start: datetime
     day_end: datetime
+    day_start_at: Callable[[int], datetime]  # the start of the study day N days from today (calendar days)
     index: SearchIndex | None
     parameters: tuple
     has_flags: bool
@@ -442,7 +443,7 @@ def _leaf(term: Term, ctx: _Context) -> ColumnElement:
         return c.card_id.in_(select(FLAG.c.card_id).where(FLAG.c.flag == value))
     if key == "rated":
         days, rating = value
-        answered = select(LOG.c.card_id).where(LOG.c.reviewed_at >= ctx.day_start - timedelta(days=days - 1))
+        answered = select(LOG.c.card_id).where(LOG.c.reviewed_at >= ctx.day_start_at(1 - days))
         if rating is not None:
             answered = answered.where(LOG.c.rating == rating)
         return c.card_id.in_(answered)
@@ -452,7 +453,8 @@ def _leaf(term: Term, ctx: _Context) -> ColumnElement:
         last_wrong = (select(LOG.c.card_id, LOG.c.mistake, func.max(LOG.c.id))
                       .where(LOG.c.verdict == literal("wrong", String, literal_execute=True))
                       .group_by(LOG.c.card_id).subquery())
-        return c.card_id.in_(select(last_wrong.c.card_id).where(last_wrong.c.mistake == value))
+        # mistake ids are lower-case slugs: matching ignores case, as every other term's does
+        return c.card_id.in_(select(last_wrong.c.card_id).where(func.lower(last_wrong.c.mistake) == value.lower()))
     if key == "missed":
         # cards whose last answer that recorded key point POINT left it uncovered (`*` a wildcard)
         from quizapp.store.tables import ReviewPoint
@@ -464,11 +466,11 @@ def _leaf(term: Term, ctx: _Context) -> ColumnElement:
                 .where(chosen).group_by(points.c.card_id, points.c.point).subquery())
         return c.card_id.in_(select(last.c.card_id).where(last.c.covered.is_(False)))
     name, op, number = value
-    if name == "due":  # whole days from today's start to the due time: 0 = due today
+    if name == "due":  # the study day the card is due on, counted from today: 0 = due today, -1 yesterday
         n = int(number)
-        offset = _julianday(c.due) - _julianday(_at(ctx.day_start))
-        within = and_(offset >= n, offset < n + 1)
-        rule = {"<": offset < n, ">=": offset >= n, ">": offset >= n + 1, "<=": offset < n + 1,
+        starts, after = _at(ctx.day_start_at(n)), _at(ctx.day_start_at(n + 1))  # calendar days (DST-safe)
+        within = and_(c.due >= starts, c.due < after)
+        rule = {"<": c.due < starts, ">=": c.due >= starts, ">": c.due >= after, "<=": c.due < after,
                 "=": within, "!=": not_(within)}[op]
         return and_(_unindexed(c.reps) > 0, rule)
     if name == "ivl":
@@ -576,7 +578,8 @@ def compile_query(store: Store, query: str, index: SearchIndex | None, *, conn=N
     topics = None
     if conn is not None and any(isinstance(t, Term) and t.key == "topic" for t in _terms(tree)):
         topics = tuple(conn.execute(select(CARD.c.topic).distinct()).scalars())
-    ctx = _Context(now, start, end, index, tuple(store.config.parameters), has_flags, topics)
+    ctx = _Context(now, start, end, lambda days: store.study_day_start(days, now), index,
+                   tuple(store.config.parameters), has_flags, topics)
     return and_(CARD.c.orphaned == false(), _where(tree, ctx))
 
 

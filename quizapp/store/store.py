@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from quizapp.clock import Clock
 from quizapp.store.config import SETTINGS, SchedulerConfig, SettingError, config_with, setting, setting_from_stored
 from quizapp.store.database import copy_database, open_engine, open_read_only_engine
-from quizapp.store.days import day_bounds
+from quizapp.store.days import day_bounds, study_day_start
 from quizapp.store.errors import StoreError, database_error
 from quizapp.store.new_order import MIXED, OrderCard, mixed_ranks
 from quizapp.store.records import CardRow, Counts, SyncReport, TodayProgress
@@ -368,6 +368,10 @@ class Store:
     def day_bounds(self, now: datetime | None = None) -> tuple[datetime, datetime]:
         """UTC start and end of the current study day (rollover_hour local time to the next)."""
         return day_bounds(now or self._now(), self.config.rollover_hour, self.config.tz)
+
+    def study_day_start(self, days: int, now: datetime | None = None) -> datetime:
+        """UTC start of the study day `days` after the current one (negative: before), by the calendar."""
+        return study_day_start(now or self._now(), self.config.rollover_hour, self.config.tz, days)
 
     @staticmethod
     def _visible(now: datetime):

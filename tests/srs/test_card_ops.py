@@ -166,3 +166,27 @@ def test_a_database_without_the_new_tables_reads_as_unflagged(fixture_db, capsys
     assert json.loads(capsys.readouterr().out)["total"] == len(ALL)
     assert main(["--db", str(fixture_db), "cards", "flag:1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"] == 0
+
+
+def test_set_due_counts_study_days_across_a_dst_change(tmp_path):
+    # New York, rollover 04:00. At 2026-10-31 12:00 UTC (08:00 EDT) today began 10-31 04:00 EDT = 08:00 UTC;
+    # "due in 2 days" is the start of 11-02's study day, 04:00 EST = 09:00 UTC (the clocks fell back on
+    # 11-01). Today's start + 48 h would be 11-02 08:00 UTC = 03:00 EST, still 11-01's study day: due
+    # tomorrow, not in two days (what it did before study_day_start).
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from quizapp.content import CardSpec
+
+    now = datetime(2026, 10, 31, 12, 0, tzinfo=UTC)
+    store = Store.open(tmp_path / "ny.sqlite3", FakeClock(start=now), SchedulerConfig(tz=ZoneInfo("America/New_York")))
+    try:
+        store.sync([CardSpec(A, "q1", "question", "main", "serving", 0)])
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("UPDATE card SET state = 2, stability = 5, difficulty = 5, reps = 3, last_review = ?,"
+                                 " due = ?", (stored_time(now - timedelta(days=5)), stored_time(now)))
+        card_ops.apply(store, "due", [A], DueSpec(2, 2))
+        assert _cards(store)[A]["due"] == stored_time(datetime(2026, 11, 2, 9, 0, tzinfo=UTC))
+        assert find_ids(store, "prop:due=2") == [A]
+    finally:
+        store.close()
