@@ -69,6 +69,7 @@ def main() -> int:
     parser.add_argument("source", type=Path)
     parser.add_argument("tests", nargs="+")
     parser.add_argument("--only", nargs="*", default=None, help="check only these mutant names")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds before a test run counts as hung")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="apply-mutants-") as folder:
         tree = Path(folder)
@@ -94,12 +95,14 @@ def check(tree: Path, args: argparse.Namespace) -> int:
         try:
             done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-n", "0",
                                    "-p", "no:cacheprovider", *args.tests], cwd=tree, env=env, capture_output=True,
-                                  text=True)
+                                  text=True, timeout=args.timeout)
+            killed, how = done.returncode != 0, ""
+        except subprocess.TimeoutExpired:  # the mutant hangs the tests: caught, as mutmut counts a timeout
+            killed, how = True, f" (timed out after {args.timeout} s)"
         finally:
             source_path.write_text(original, encoding="utf-8")
-        killed = done.returncode != 0
         alive += not killed
-        print(f"{'KILLED' if killed else 'ALIVE '} {name}", flush=True)
+        print(f"{'KILLED' if killed else 'ALIVE '} {name}{how}", flush=True)
     return alive
 
 

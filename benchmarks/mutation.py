@@ -34,7 +34,7 @@ _CONTENT_TESTS = ["tests/content/test_drills_grading.py", "tests/content/test_qu
                   "tests/content/test_drills_mutants.py"]
 # the search language's own tests (the whole of tests/srs and tests/store made a run take hours here)
 _SEARCH_TESTS = ["tests/srs/test_search.py", "tests/srs/test_browse.py", "tests/store/test_search_oracle.py",
-                 "tests/store/test_search_mutants.py"]
+                 "tests/store/test_search_mutants.py", "tests/store/test_search_parse_mutants.py"]
 _MEMORY_TESTS = ["tests/memory"]
 # target -> (modules to mutate, tests that are theirs)
 TARGETS: dict[str, tuple[list[str], list[str]]] = {
