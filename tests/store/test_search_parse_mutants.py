@@ -98,7 +98,8 @@ def test_search_error_from_parse_carries_its_message():
 ])
 def test_tokens(query, expected):
     # _tokens mutants: kinds, texts and 1-based columns of each token
-    # (kills _tokens__mutmut_10, _74, _103, _110, _118 as marked on their cases)
+    # (kills _tokens__mutmut_13 paren text, _36 _54 _55 _61 _62 _63 the neg token's text/column, _98 phrase text,
+    # _149 _150 _158 _159 the word/or/and kind, and _74 _103 _118 as marked on their cases)
     assert _tokens(query) == expected
 
 
@@ -133,7 +134,7 @@ def test_tokens_x_is_an_ordinary_letter():
     ("(a -)", 4),  # '-' at column 4, then ')'
 ])
 def test_tokens_dangling_minus(query, column):
-    # _tokens mutants around `i + 1 >= n or query[i + 1].isspace() or query[i + 1] == ")"`
+    # _tokens mutants around `i + 1 >= n or query[i + 1].isspace() or query[i + 1] == ")"` (kills _tokens__mutmut_43)
     with pytest.raises(SearchError) as caught:
         _tokens(query)
     assert (caught.value.code, caught.value.column, caught.value.details) == ("search.dangling_minus", column, {})
@@ -193,13 +194,14 @@ def test_tokens_unclosed_quote(query, column):
 ])
 def test_parse_trees(query, tree):
     # _Parser.parse/either/both/negated/atom mutants: the exact tree, columns included
-    # (kills _term__mutmut_6: free text not lower-cased / not a text Term, via the 'a' case)
+    # (kills _term__mutmut_6: free text not lower-cased / not a text Term, via the 'a' case; _Parser.atom__mutmut_83:
+    # a phrase Term's column, via '"KV Cache"')
     assert parse(query) == tree
 
 
 def test_parser_state_and_methods():
     # _Parser.__init__ / peek / take mutants: starts at the first token, peek does not advance, None at the end
-    # (kills _Parser.take__mutmut_1)
+    # (kills _Parser.take__mutmut_1, _Parser.__init____mutmut_1: query not kept)
     p = _Parser("a (b")
     assert p.query == "a (b"
     assert p.i == 0
@@ -232,7 +234,7 @@ def test_atom_missing_term_column_is_one_past_the_end():
 ])
 def test_atom_refuses_operators(query, code, column):
     # _Parser.atom's own or/and check (parse's callers check before it): driven directly at the operator
-    # (kills _Parser.atom__mutmut_21 to _33: the or/and check, the code chosen for each, its column)
+    # (kills _Parser.atom__mutmut_21 to _37: the or/and check, the code chosen for each, its column)
     p = _Parser(query)
     p.i = len(p.tokens) - 1
     with pytest.raises(SearchError) as caught:
@@ -305,7 +307,9 @@ def test_atom_unmatched_close_directly():
 def test_parser_errors(query, code, column):
     # _Parser.parse/either/both/negated/atom mutants: exact code and column (no details on these)
     # (kills _Parser.negated__mutmut_8, _11 to _14, _17 to _22 via '-or a' and 'a -and b': a '-' before an
-    # operator is refused at the '-' with dangling_minus)
+    # operator is refused at the '-' with dangling_minus; _Parser.either__mutmut_13 to _16 via 'a or and b' and
+    # '(a or)'; _Parser.both__mutmut_37 to _42 via 'a and or b', 'a and and b', '(a and)': the operator's own
+    # code at its own column, not the next token's)
     assert error_of(query) == (code, column, {})
 
 
@@ -453,7 +457,8 @@ def test_term_errors(query, code, column, details):
     # _term mutants: each validation's exact code, column and details
     # (kills _term__mutmut_26 _27 _35 _37 unknown_key; _41 _44 empty_value; _69 _70 _71 _80 _95 _96 _97 _106
     # bad_choice; _152 _153 rated days; _171 _174 rating; _200 _220 _221 _230 prop_operator; _205 to _217
-    # _242 _243 _251 _253 unknown_prop; _261 _262 prop_number; _271 _272 _275 _276 _281 _282 prop_whole)
+    # _242 _243 _251 _253 unknown_prop; _261 _262 prop_number; _271 _272 _275 _276 _281 _282 prop_whole;
+    # and _tokens__mutmut_121 via 'kind:""', a quoted empty value)
     assert error_of(query) == (code, column, details)
 
 
