@@ -11,6 +11,9 @@ def _at_hour(day: date, hour: int, tz: tzinfo | None) -> datetime:
     return datetime.combine(day, time(hour), tzinfo=tz).astimezone(timezone.utc)
 
 
+MAX_DAY_OFFSET = 365_000  # a thousand years of study days: further than any card is due
+
+
 def _study_date(now: datetime, rollover_hour: int, tz: tzinfo | None) -> date:
     local = now.astimezone(tz) if tz is not None else now.astimezone()
     return local.date() if local.hour >= rollover_hour else local.date() - timedelta(days=1)
@@ -31,5 +34,3 @@ def study_day_start(now: datetime, rollover_hour: int, tz: tzinfo | None, days: 
     days = max(-MAX_DAY_OFFSET, min(MAX_DAY_OFFSET, days))
     return _at_hour(_study_date(now, rollover_hour, tz) + timedelta(days=days), rollover_hour, tz)
 
-
-MAX_DAY_OFFSET = 365_000
