@@ -128,7 +128,7 @@ def _stored_flags(conn, ids: Sequence[str]) -> dict[str, int]:
 
 
 def _new_values(action: str, card: dict, now: datetime, now_stored: str, argument, day_end: datetime,
-                day_start: datetime, day_start_at: Callable[[int], datetime]) -> dict | str:
+                day_start_at: Callable[[int], datetime]) -> dict | str:
     """The card columns `action` writes (values of the columns' types), or a skip reason code."""
     if action == "suspend":
         return "already" if card["suspended"] else {"suspended": True}
@@ -150,7 +150,7 @@ def _new_values(action: str, card: dict, now: datetime, now_stored: str, argumen
         days = random.Random(f"{card['card_id']}/{now_stored}").randint(spec.low, spec.high)
         # due at the start of that study day (a calendar day: DST-safe), so it is due the whole day
         # (and `0` means now)
-        due = max(day_start_at(days), now if days == 0 else day_start)
+        due = now if days == 0 else day_start_at(days)
         return {"due": due, "buried_until": None}
     raise ValueError(action)
 
@@ -170,7 +170,7 @@ def apply(store: Store, action: str, card_ids: Sequence[str], argument: object =
         raise ValueError("due: expected a DueSpec")
     ids = list(dict.fromkeys(card_ids))
     now = store.clock.now().astimezone(timezone.utc)
-    day_start, day_end = store.day_bounds(now)
+    _, day_end = store.day_bounds(now)
     changes: dict[str, dict] = {}
     skipped: dict[str, str] = {}
     with _write(store) as conn:
@@ -190,7 +190,7 @@ def apply(store: Store, action: str, card_ids: Sequence[str], argument: object =
                     continue
                 changes[card_id] = {"before": {}, "after": {}, "flag": [before, argument]}
                 continue
-            values = _new_values(action, card, now, now_stored, argument, day_end, day_start,
+            values = _new_values(action, card, now, now_stored, argument, day_end,
                                  lambda days: store.study_day_start(days, now))
             if isinstance(values, str):
                 skipped[card_id] = values
