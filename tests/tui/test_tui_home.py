@@ -168,3 +168,32 @@ def test_animations_are_off_unless_asked_for(app_factory):
     assert asked.animation_level == "full"
     unknown = type(app)(replace(app.settings, animations="fast"), app.store, app.bank, app.clock)
     assert unknown.animation_level == "none"
+
+
+async def test_counts_that_arrive_while_home_is_rebuilt_in_another_language_are_dropped(app_factory, store, monkeypatch):
+    """Switching language pops to Home (whose resume starts a read) and rebuilds it; a read that lands
+    between the old widgets' removal and the new ones' mounting must not fail, and fresh counts follow."""
+    from quizapp.tui.screens.home import HomeScreen, read_home_figures
+
+    app = app_factory(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        home = app.screen
+        compose = HomeScreen.compose
+        landed = []
+
+        def compose_after_a_read_lands(self):
+            # recompose has removed the old widgets and not yet mounted the new: the worst moment
+            landed.append(self.query("#today").first() if self.query("#today") else None)
+            self._show_counts(read_home_figures(store))
+            yield from compose(self)
+
+        monkeypatch.setattr(HomeScreen, "compose", compose_after_a_read_lands)
+        await app.action_toggle_lang()
+        await settle(app, pilot)
+        assert landed == [None]  # the read did land with no widget to show it in
+        assert app.screen is home and app.settings.lang == "zh"
+        today = str(home.query_one("#today").render())
+        assert today != say("home.loading", "zh")  # the read after the rebuild showed the counts
+        table = home.query_one("#topics", DataTable)
+        assert [str(c) for c in table.get_row("__all__")][0] == say("home.total", "zh")

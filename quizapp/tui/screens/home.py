@@ -32,6 +32,7 @@ class HomeScreen(QuizScreen[None]):
     """Due/new/learned per topic; Enter on a row reviews that topic (the first row: all topics)."""
 
     CSS_PATH = "home.tcss"
+    _rebuilding = False  # True while relabel recomposes: the widgets are gone until it ends
     BINDINGS = [
         Binding("r", "review", "Review", id="review"),
         Binding("enter", "review", "Review", id="review", show=False),
@@ -89,7 +90,11 @@ class HomeScreen(QuizScreen[None]):
 
     async def relabel(self) -> None:
         """Build the screen again in the app's (new) language, with fresh counts."""
-        await self.recompose()
+        self._rebuilding = True  # counts read before (on resume) may arrive while no widget is there
+        try:
+            await self.recompose()
+        finally:
+            self._rebuilding = False
         self.refresh_counts()
 
     def on_screen_resume(self) -> None:
@@ -101,6 +106,8 @@ class HomeScreen(QuizScreen[None]):
         self.in_background(lambda: read_home_figures(store), self._show_counts)
 
     def _show_counts(self, figures: tuple[dict[str, Counts], TodayProgress, dict[str, DayCounts]]) -> None:
+        if self._rebuilding:  # dropped: the read that follows the rebuild shows them
+            return
         self.show_counts(*figures)
 
     def show_counts(self, counts: dict[str, Counts], today: TodayProgress, left: dict[str, DayCounts]) -> None:
