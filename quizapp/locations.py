@@ -39,6 +39,11 @@ def bundled_content_dir() -> Path:
     return Path(__file__).resolve().parent.parent / "content"
 
 
+def shipped_bank_cache() -> Path:
+    """The validated bundled bank a wheel ships (quizapp.content.cache.write_shipped; absent in a checkout)."""
+    return Path(str(resources.files("quizapp"))) / "_bank.pickle"
+
+
 def user_content_dir() -> Path:
     """The user's own question folder (platformdirs user data dir): `quizapp new` writes here, `e` copies
     a bundled question here, and without --content it is loaded over the bundled bank."""

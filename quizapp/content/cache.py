@@ -9,6 +9,12 @@ From the cache, `CachedBank` answers what the first screen needs (topics, cards,
 the plain values, and builds the Question models (pydantic, no YAML, no calculator checks: they were
 checked when cached) the first time a question is asked for. A cache that cannot be read or written
 is ignored: the bank is loaded as usual.
+
+The very first run has no cache yet, and validating the bundled bank takes seconds (YAML, pydantic,
+every drill's figures computed). So a wheel ships one (`write_shipped`, run by hatch_build.py when the
+wheel is built), keyed by the bytes of the bundled files and of the code rather than by mtimes, which
+an install does not keep: when the folders hold only the bundled bank (the user's folder absent or
+empty) and the bytes match, the first run reads it, and writes the user's cache from it as usual.
 """
 
 from __future__ import annotations
@@ -72,12 +78,101 @@ def load_bank_cached(dirs: Iterable[Path], cache_dir: Path | None, *, write: boo
                 return CachedBank(stored)
         except (OSError, EOFError, pickle.UnpicklingError, AttributeError, TypeError, ValueError):
             pass  # missing, unreadable or from another version: rebuilt below
+    shipped = _from_shipped(dirs, key)
+    if shipped is not None:
+        if write and path is not None and key is not None:
+            _write(path, {**shipped._stored, "key": key})
+        return shipped
     from quizapp.content.bank import load_bank
 
     bank = load_bank(dirs)
     if write and key is not None and path is not None and key == fingerprint(dirs):  # unchanged while it loaded
         _write(path, {"key": key, **as_plain(bank)})
     return bank
+
+
+def shipped_key(bundled: Path) -> tuple[Any, ...] | None:
+    """What a shipped cache of the bundled bank depends on, by content: the question files' relative
+    paths and bytes, what could not be taken, and the bytes of the code that reads them (None: unreadable)."""
+    from quizapp.content.files import find_question_files
+
+    try:
+        files, skipped = find_question_files((bundled,))
+        if skipped:
+            return None  # an install with a broken bundled folder: validated as usual, with its problems
+        digest = hashlib.sha256()
+        for file in sorted(files, key=lambda p: p.relative_to(bundled).as_posix()):
+            data = file.read_bytes()
+            digest.update(f"{file.relative_to(bundled).as_posix()}\0{len(data)}\0".encode())
+            digest.update(data)
+        for name in _CODE:
+            for code in sorted((_PACKAGE / name).glob("*.py")):
+                data = code.read_bytes()
+                digest.update(f"{name}/{code.name}\0{len(data)}\0".encode())
+                digest.update(data)
+    except (OSError, ValueError):
+        return None
+    return (FORMAT, "shipped", digest.hexdigest())
+
+
+def write_shipped(bundled: Path, out: Path) -> None:
+    """Validate the bundled bank under `bundled` and write it to `out` with paths relative to it (for
+    the wheel: hatch_build.py). Raises OSError when `out` cannot be written."""
+    from quizapp.content.bank import load_bank
+
+    bundled = Path(bundled).resolve()
+    key = shipped_key(bundled)
+    if key is None:
+        raise OSError(f"{bundled}: the bundled bank cannot be read")
+    plain = _relative(as_plain(load_bank((bundled,))), bundled)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "wb") as handle:
+        pickle.dump({"key": key, **plain}, handle, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _from_shipped(dirs: tuple[Path, ...], key: tuple[Any, ...] | None) -> CachedBank | None:
+    """The shipped cache, when `dirs` hold exactly the bundled bank's files and their bytes match it."""
+    from quizapp.locations import bundled_content_dir, shipped_bank_cache
+
+    shipped = shipped_bank_cache()
+    if key is None or not dirs or not shipped.is_file():
+        return None
+    bundled = bundled_content_dir()
+    try:
+        if dirs[0].resolve() != bundled.resolve():
+            return None
+        files, skipped = key[2], key[3]
+        if skipped or not all(Path(f).resolve().is_relative_to(bundled.resolve()) for f, _, _ in files):
+            return None  # the user's folder has questions: they change the bank
+        with open(shipped, "rb") as handle:
+            stored = pickle.load(handle)
+        if stored.get("key") != shipped_key(bundled):
+            return None
+        return CachedBank(_absolute(stored, bundled))
+    except (OSError, EOFError, pickle.UnpicklingError, AttributeError, TypeError, ValueError, IndexError):
+        return None
+
+
+def _relative(plain: dict[str, Any], root: Path) -> dict[str, Any]:
+    """`plain` (as_plain) with its paths under `root` written relative to it, so it can move."""
+    def rel(path: str | None) -> str | None:
+        return Path(path).relative_to(root).as_posix() if path else path
+
+    return {**plain,
+            "questions": [(fields, rel(source)) for fields, source in plain["questions"]],
+            "problems": [(rel(f), *rest) for f, *rest in plain["problems"]],
+            "warnings": [(rel(f), *rest) for f, *rest in plain["warnings"]]}
+
+
+def _absolute(plain: dict[str, Any], root: Path) -> dict[str, Any]:
+    """The inverse of _relative, under the folder the bundled bank is in now."""
+    def absolute(path: str | None) -> str | None:
+        return str(root / path) if path else path
+
+    return {**plain,
+            "questions": [(fields, absolute(source)) for fields, source in plain["questions"]],
+            "problems": [(absolute(f), *rest) for f, *rest in plain["problems"]],
+            "warnings": [(absolute(f), *rest) for f, *rest in plain["warnings"]]}
 
 
 def as_plain(bank: Bank) -> dict[str, Any]:
