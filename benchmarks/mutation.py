@@ -47,7 +47,9 @@ TARGETS: dict[str, tuple[list[str], list[str]]] = {
                       _MEMORY_TESTS),
     "grading": (["quizapp/content/grading.py"], _CONTENT_TESTS),
     "drills": (["quizapp/content/drills.py"], _CONTENT_TESTS),
-    "render": (["quizapp/content/render.py"], _CONTENT_TESTS),
+    # render's own tests besides the content ones: the bundled bank rendered in both languages
+    "render": (["quizapp/content/render.py"], _CONTENT_TESTS + ["tests/daily/test_render.py",
+                                                               "tests/content/test_bank_rendered.py"]),
     "search": (["quizapp/store/search.py"], _SEARCH_TESTS),
     "days": (["quizapp/store/days.py"], ["tests/srs", "tests/store"]),
     "scheduling": (["quizapp/store/scheduling.py"], ["tests/srs", "tests/store"]),
