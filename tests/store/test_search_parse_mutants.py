@@ -6,10 +6,8 @@ Mutants named in a test's comment are the survivors of benchmarks/mutation.py se
 
 from __future__ import annotations
 
-import contextlib
-import signal
-
 import pytest
+from deadline import within
 
 from quizapp.store.search import All, Any_, Not, SearchError, Term, _Parser, _term, _terms, _Token, _tokens, parse
 
@@ -103,19 +101,9 @@ def test_tokens(query, expected):
     assert _tokens(query) == expected
 
 
-@contextlib.contextmanager
 def _within(seconds: float):
     """Fail with TimeoutError instead of looping for ever (a tokenizer that stops advancing)."""
-    def expired(signum, frame):
-        raise TimeoutError(f"still tokenizing after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, expired)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    return within(seconds, "tokenizing")
 
 
 def test_tokens_x_is_an_ordinary_letter():
