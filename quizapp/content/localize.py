@@ -163,7 +163,11 @@ def is_bilingual(question: Question) -> bool:
     return (any(map(_is_lang_text, fields))
             or any(_is_lang_text(d.prompt) for d in question.drills)
             or any(_is_lang_text(f.a) or _is_lang_text(f.q) for f in question.followups)
-            or any(_is_lang_text(p.text) for p in question.key_points))
+            or any(_is_lang_text(p.text) for p in question.key_points)
+            or any(map(_is_lang_text, question.reading))
+            or any(_is_lang_text(getattr(m, n)) for m in question.mistakes for n in ("wrong", "right", "why"))
+            or any(_is_lang_text(getattr(e, n)) for e in question.errata for n in ("claim", "correct", "why"))
+            or any(_is_lang_text(x.label) for d in question.drills for x in d.extra_mistakes))
 
 
 def shown(question: Question) -> Question:
