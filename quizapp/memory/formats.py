@@ -83,15 +83,20 @@ def _num(x: int | float) -> str:
     return f"{x:,.6g}"
 
 
-_RATE_TEXT = {NF4_BYTES: "(0.5 + 4/64)", NF4_DQ_BYTES: "(0.5 + 1/64 + 4/16384)", Q8_0_BYTES: "34/32",
-              Q6_K_BYTES: "210/256", Q4_0_BYTES: "18/32", MXFP4_BYTES: "(0.5 + 1/32)", NVFP4_BYTES: "(0.5 + 1/16)"}
+# The rate of each format as its block layout writes it, by format: NF4 (0.5 + 4/64), Q4_0 (18/32) and
+# NVFP4 (0.5 + 1/16) are all 0.5625 bytes, so the rate alone cannot say which layout it is.
+_RATE_TEXT = {("nf4", NF4_BYTES): "(0.5 + 4/64)", ("nf4", NF4_DQ_BYTES): "(0.5 + 1/64 + 4/16384)",
+              ("gguf-q8_0", Q8_0_BYTES): "34/32", ("gguf-q6_k", Q6_K_BYTES): "210/256",
+              ("gguf-q4_0", Q4_0_BYTES): "18/32", ("mxfp4", MXFP4_BYTES): "(0.5 + 1/32)",
+              ("nvfp4", NVFP4_BYTES): "(0.5 + 1/16)"}
 
 
-def _rate_text(rate: float, group_size: int | None = None) -> str:
+def _rate_text(rate: float, fmt: str, group_size: int | None = None) -> str:
+    """`rate` bytes per weight of format `fmt` as its layout writes it (18/32 for Q4_0)."""
     if rate in (0.5, 1, 2):
         return f"{rate:g}"
-    if rate in _RATE_TEXT:
-        return _RATE_TEXT[rate]
+    if (fmt, rate) in _RATE_TEXT:
+        return _RATE_TEXT[(fmt, rate)]
     if group_size:
         return f"(0.5 + 2.5/{group_size})"
     return f"{rate:.6g}"
@@ -115,7 +120,8 @@ def weight_bytes(model: ModelSpec, fmt: str, group_size: int = 128, double_quant
     psi = model.params
     if not model.has_shape:
         total = _clean(rate * psi)
-        return WeightBytes(fmt, total, 0, total, 0, f"{_rate_text(rate)}·Ψ", f"{_rate_text(rate)} × {_num(psi)}", rate)
+        return WeightBytes(fmt, total, 0, total, 0, f"{_rate_text(rate, fmt)}·Ψ", f"{_rate_text(rate, fmt)} × {_num(psi)}",
+                           rate)
     linears = [lin for lin in model.linears() if lin.kind in _QUANTIZED_KINDS]
     routers = model.params_of(ROUTER)
     lin_params = sum(lin.params for lin in linears)
@@ -138,7 +144,7 @@ def weight_bytes(model: ModelSpec, fmt: str, group_size: int = 128, double_quant
     if fmt in ("bf16", "fp16"):
         formula, sub = "2·Ψ", f"2 × {_num(psi)}"
     else:
-        r = _rate_text(rate, group_size if fmt in ("gptq-int4", "awq-int4") else None)
+        r = _rate_text(rate, fmt, group_size if fmt in ("gptq-int4", "awq-int4") else None)
         formula = "b·Ψ_linear + 2·(Ψ − Ψ_linear)"
         sub = f"{r} × {_num(lin_params)} + 2 × {_num(others)}"
         if fmt in ("fp8", "nvfp4"):
@@ -152,7 +158,7 @@ def weight_bytes(model: ModelSpec, fmt: str, group_size: int = 128, double_quant
 
 def _gguf(model: ModelSpec, fmt: str, rate: float, lin_params: int, routers: int) -> WeightBytes:
     h, V = model.hidden, model.vocab
-    _, out_rate = GGUF_OUTPUT[fmt]
+    out_type, out_rate = GGUF_OUTPUT[fmt]
     two_d = lin_params + model.positions * h + (0 if model.tied else V * h)  # token embedding in the type
     output = V * h  # output.weight, or the tied token embedding
     vectors = model.params - lin_params - routers - model.positions * h - (1 if model.tied else 2) * V * h
@@ -160,7 +166,7 @@ def _gguf(model: ModelSpec, fmt: str, rate: float, lin_params: int, routers: int
     routed = _clean(rate * model.routed_expert_params)
     n_experts = model.experts * model.moe_layers
     per_expert = _clean(routed / n_experts) if n_experts else 0
-    r, o = _rate_text(rate), _rate_text(out_rate)
+    r, o = _rate_text(rate, fmt), _rate_text(out_rate, f"gguf-{out_type}")
     formula = "b·Ψ_2D + b_out·V·h + 4·Ψ_1D" + (" + 4·Ψ_router" if routers else "")
     sub = f"{r} × {_num(two_d)} + {o} × {_num(output)} + 4 × {_num(vectors)}" + (f" + 4 × {_num(routers)}" if routers else "")
     return WeightBytes(fmt, total, routed, _clean(total - routed), per_expert, formula, sub, rate)
