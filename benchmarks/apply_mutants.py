@@ -6,7 +6,7 @@
 A survivors file (benchmarks/mutation.py writes it) holds `## name` and the unified diff mutmut shows
 for one function. The function's original text (context and minus lines) is replaced by the mutant
 (context and plus lines) in a scratch copy of the working tree (so the checkout and anyone's tests
-running in it never see a mutant), the tests run there (pytest -x), and the file is put back. Prints each mutant as KILLED or ALIVE; exit status 1 if any is alive. Not CI.
+running in it never see a mutant), the tests run there (pytest -x), and the file is put back. Prints each mutant as KILLED, ALIVE or SKIPPED (no diff, or its function not found); exit status 1 if any is alive or skipped. Not CI.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from mutation import scratch_copy  # noqa: E402
 
 
-def mutants(text: str) -> list[tuple[str, str, str]]:
-    """(name, original function text, mutated function text) for each survivor in `text`."""
+def mutants(text: str) -> list[tuple[str, str | None, str | None]]:
+    """(name, original function text, mutated function text) for each survivor in `text` (None, None:
+    the survivor has no diff in the file)."""
     found = []
     for block in text.split("\n## ")[0:]:
         block = block.removeprefix("## ")
@@ -35,7 +36,8 @@ def mutants(text: str) -> list[tuple[str, str, str]]:
         lines = rest.splitlines()
         try:
             start = next(i for i, line in enumerate(lines) if line.startswith("@@"))
-        except StopIteration:
+        except StopIteration:  # no diff recorded: reported as SKIPPED, never silently passed over
+            found.append((name.strip(), None, None))
             continue
         old, new = [], []
         for line in lines[start + 1:]:
@@ -79,17 +81,22 @@ def main() -> int:
 
 
 def check(tree: Path, args: argparse.Namespace) -> int:
-    """How many of the survivors the tests leave alive, each checked in `tree`."""
+    """How many of the survivors the tests leave alive or that could not be checked, each in `tree`."""
     source_path = tree / args.source
     original = source_path.read_text(encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(tree)}
-    alive = 0
+    alive = skipped = 0
     for name, old, new in mutants(args.survivors.read_text(encoding="utf-8")):
         if args.only is not None and name not in args.only and name.rsplit(".", 1)[-1] not in args.only:
+            continue
+        if old is None or new is None:
+            print(f"SKIPPED {name} (no diff recorded for it)")
+            skipped += 1
             continue
         pair = locate(original, old, new)
         if pair is None:
             print(f"SKIPPED {name} (its function is not in {args.source} as shown)")
+            skipped += 1
             continue
         source_path.write_text(original.replace(pair[0], pair[1], 1), encoding="utf-8")
         try:
@@ -103,7 +110,7 @@ def check(tree: Path, args: argparse.Namespace) -> int:
             source_path.write_text(original, encoding="utf-8")
         alive += not killed
         print(f"{'KILLED' if killed else 'ALIVE '} {name}{how}", flush=True)
-    return alive
+    return alive + skipped  # a mutant not checked is not a kill
 
 
 if __name__ == "__main__":
