@@ -166,15 +166,17 @@ def main() -> int:
     if unknown:
         print(f"mutation: unknown target {unknown[0]!r}; expected one of {', '.join(TARGETS)}", file=sys.stderr)
         return 2
+    # the commit as it is now: a run takes hours, and HEAD may move on meanwhile
+    ref = subprocess.run(["git", "rev-parse", "--short", args.ref], cwd=ROOT, check=True, capture_output=True,
+                         text=True).stdout.strip() if args.ref else None
     for target in args.targets:
         try:
-            figures = run(target, args.children, args.ref)
+            figures = run(target, args.children, ref)
         except BaselineFailed as exc:
             print(f"mutation: {exc}", file=sys.stderr)
             return 1
-        if args.ref:
-            figures["ref"] = subprocess.run(["git", "rev-parse", "--short", args.ref], cwd=ROOT, check=True,
-                                            capture_output=True, text=True).stdout.strip()
+        if ref:
+            figures["ref"] = ref
             (OUT / f"{target}.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
         print(json.dumps(figures))
     return 0
