@@ -93,7 +93,7 @@ def load_bank_cached(dirs: Iterable[Path], cache_dir: Path | None, *, write: boo
 
 def shipped_key(bundled: Path) -> tuple[Any, ...] | None:
     """What a shipped cache of the bundled bank depends on, by content: the question files' relative
-    paths and bytes, what could not be taken, and the bytes of the code that reads them (None: unreadable)."""
+    paths and bytes and the bytes of the code that reads them (None: a file or an entry that cannot be read)."""
     from quizapp.content.files import find_question_files
 
     try:
