@@ -12,6 +12,16 @@ GRADING_DIR = HERE / "fixtures" / "grading"
 BROKEN_DIR = HERE / "broken"
 
 
+@pytest.fixture(scope="module")
+def good():
+    """The one question of the good fixture bank, loaded without problems."""
+    from quizapp.content import load_bank
+
+    bank = load_bank([GOOD_DIR])
+    assert bank.problems == ()
+    return bank.questions[0]
+
+
 @pytest.fixture
 def write_question(tmp_path):
     """write_question("topic/id.yaml", text) -> the written path under tmp_path/content."""

@@ -20,13 +20,6 @@ GB = 1e9
 
 
 @pytest.fixture(scope="module")
-def good():
-    bank = load_bank([HERE / "fixtures" / "good"])
-    assert bank.problems == ()
-    return bank.questions[0]
-
-
-@pytest.fixture(scope="module")
 def table():
     bank = load_bank([HERE / "fixtures" / "grading"])
     assert bank.problems == ()

@@ -16,13 +16,6 @@ from quizapp.content.drills import base_options, fill_prompt, precise, shown_dig
 HERE = Path(__file__).parent
 
 
-@pytest.fixture(scope="module")
-def good():
-    bank = load_bank([HERE / "fixtures" / "good"])
-    assert bank.problems == ()
-    return bank.questions[0]
-
-
 def test_a_prompt_writes_values_as_yaml_does():
     # kills x__display_value__mutmut_1..6 (true/false spelled or chosen wrongly) and 9..13 (the list's
     # brackets, separator and items)

@@ -11,7 +11,6 @@ states (2 x 4 x 7e9 / 256 = 0.21875 GB): 70.22 GB."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -28,7 +27,6 @@ from quizapp.content.render import (
     typeset,
 )
 
-HERE = Path(__file__).parent
 
 # A question written in both languages (plain strings: `points` and `tags`), whose `resume` is written
 # in Chinese only: shown in English it falls back to the Chinese text.
@@ -87,13 +85,6 @@ drills:
     ask: model_states
     unit: GB
 """
-
-
-@pytest.fixture(scope="module")
-def good():
-    bank = load_bank([HERE / "fixtures" / "good"])
-    assert bank.problems == ()
-    return bank.questions[0]
 
 
 @pytest.fixture(scope="module")
