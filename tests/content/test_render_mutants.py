@@ -11,7 +11,6 @@ states (2 x 4 x 7e9 / 256 = 0.21875 GB): 70.22 GB."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from quizapp.content import load_bank
